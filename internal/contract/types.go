@@ -1,0 +1,269 @@
+// Package contract defines analyze-data.json: the Go types that are written,
+// the JSON Schema that describes them (embedded), and the checks behind
+// `trtperf validate`. It knows nothing of how the numbers were computed.
+package contract
+
+import "github.com/go-json-experiment/json/jsontext"
+
+// SchemaVersion is the version of the analyze-data.json contract.
+const SchemaVersion = "1.0"
+
+// Statuses and modes used across the contract.
+const (
+	StatusPassed  = "passed"
+	StatusPartial = "partial" // top level only
+	StatusFailed  = "failed"
+
+	ModeLayerProfile = "layer_profile"
+	ModeLayerOnly    = "layer_only"
+	ModeUnusable     = "unusable"
+
+	LevelError   = "error"
+	LevelWarning = "warning"
+	LevelInfo    = "info"
+
+	ConfidenceLow    = "low"
+	ConfidenceMedium = "medium"
+	ConfidenceHigh   = "high"
+)
+
+// AnalyzeData is the root of analyze-data.json.
+type AnalyzeData struct {
+	SchemaVersion       string     `json:"schema_version"`
+	Tool                Tool       `json:"tool"`
+	Folder              *string    `json:"folder"`
+	ModelName           string     `json:"model_name"`
+	ModelNameConfidence string     `json:"model_name_confidence"`
+	ModelNameEvidence   []Evidence `json:"model_name_evidence"`
+	ModelComponents     []string   `json:"model_components"`
+	Validation          Validation `json:"validation"`
+	Results             []Backend  `json:"results"`
+}
+
+// Tool names the program that wrote the file.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Evidence is one reason behind an identity or category decision.
+type Evidence struct {
+	Source     string `json:"source"` // "flag", "config", "folder", "file_name", "layers", "inputs"
+	Detail     string `json:"detail"`
+	Value      string `json:"value"`
+	Confidence string `json:"confidence"`
+}
+
+// Validation is the top-level roll-up of every backend's gate.
+type Validation struct {
+	Status       string   `json:"status"` // passed (all), partial (some), failed (none)
+	BackendCount int      `json:"backend_count"`
+	PassedCount  int      `json:"passed_count"`
+	FailedCount  int      `json:"failed_count"`
+	Warnings     []string `json:"warnings"`
+}
+
+// Backend is one engine build (one label) and everything known about it.
+type Backend struct {
+	Label              string            `json:"label"`
+	Validation         BackendValidation `json:"validation"`
+	LayerCount         int               `json:"layer_count"`
+	ProfileCount       int               `json:"profile_count"`
+	ProfileKind        string            `json:"profile_kind"` // trtexec, latency-dict or "" without a profile
+	Layers             []Layer           `json:"layers"`
+	Graph              Graph             `json:"graph"`
+	Count              *int64            `json:"count"`
+	CountSource        string            `json:"count_source"` // header, samples, inferred_time_ratio, none
+	Timing             *Timing           `json:"timing"`
+	Model              Model             `json:"model"`
+	Engines            Engines           `json:"engines"`
+	Records            []Record          `json:"records"`
+	TypeBreakdown      []Breakdown       `json:"type_breakdown"`
+	TagBreakdown       []Breakdown       `json:"tag_breakdown"`
+	PrecisionBreakdown []Breakdown       `json:"precision_breakdown"`
+	Concentration      *Concentration    `json:"concentration"`
+	Issues             []Finding         `json:"issues"`
+	Positives          []Positive        `json:"positives"`
+}
+
+// BackendValidation is the integrity gate's verdict for one backend.
+type BackendValidation struct {
+	Status          string      `json:"status"`
+	AnalysisMode    string      `json:"analysis_mode"`
+	Messages        []Message   `json:"messages"`
+	SourcePaths     SourcePaths `json:"source_paths"`
+	ReportAvailable bool        `json:"report_available"`
+}
+
+// Message is one validation message with a stable code.
+type Message struct {
+	Level   string `json:"level"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// SourcePaths are the files a backend was read from (absolute), or null.
+type SourcePaths struct {
+	Layer   *string `json:"layer"`
+	Profile *string `json:"profile"`
+}
+
+// Layer is a layer record as TensorRT wrote it, normalised: control
+// characters made visible, eras unified ("Format/Datatype" always present),
+// unknown keys kept under Parameters in file order.
+type Layer struct {
+	Name          string   `json:"Name"`
+	LayerType     string   `json:"LayerType"`
+	Inputs        []Tensor `json:"Inputs"`
+	Outputs       []Tensor `json:"Outputs"`
+	Constants     []Tensor `json:"Constants,omitzero"`
+	ParameterType string   `json:"ParameterType,omitempty"`
+	TacticName    string   `json:"TacticName,omitempty"`
+	TacticValue   string   `json:"TacticValue,omitempty"`
+	Origin        string   `json:"Origin,omitempty"`
+	StreamID      *int     `json:"StreamId,omitempty"`
+	Metadata      string   `json:"Metadata,omitempty"`
+	Subgraph      string   `json:"_subgraph,omitempty"`
+	OptProfile    int      `json:"OptimizationProfile,omitempty"`
+	// Parameters holds the remaining keys as one raw JSON object, file order.
+	Parameters RawObject `json:"Parameters,omitzero"`
+}
+
+// RawObject is a raw, compact JSON object written as is.
+type RawObject = jsontext.Value
+
+// Tensor is a normalised tensor of a layer.
+type Tensor struct {
+	Name       string    `json:"Name"`
+	Location   string    `json:"Location,omitempty"`
+	Dimensions []int64   `json:"Dimensions"`
+	Format     string    `json:"Format/Datatype"`
+	Extra      RawObject `json:"Extra,omitzero"`
+}
+
+// Graph is the data-flow graph's shape and integrity.
+type Graph struct {
+	IsDAG              bool                `json:"is_dag"`
+	Ambiguous          bool                `json:"ambiguous"`
+	DuplicateProducers []DuplicateProducer `json:"duplicate_producers"`
+	EdgeCount          int                 `json:"edge_count"`
+	ExternalInputs     []string            `json:"external_inputs"`
+	GraphOutputs       []string            `json:"graph_outputs"`
+	DeclaredInputs     []string            `json:"declared_inputs"`
+	DeclaredOutputs    []string            `json:"declared_outputs"`
+	// Cycle lists the layer names of one cycle, first name repeated at the
+	// end; null when the graph is a DAG.
+	Cycle []string `json:"cycle"`
+	// TopoOrder is a topological order of layer indexes; null when not a DAG.
+	TopoOrder []int `json:"topo_order"`
+	// Edges are producer→consumer layer index pairs, deduplicated, sorted.
+	Edges [][2]int `json:"edges"`
+}
+
+// DuplicateProducer is a tensor written by several layers.
+type DuplicateProducer struct {
+	Tensor    string `json:"tensor"`
+	Producers []int  `json:"producers"` // layer indexes
+}
+
+// Timing is the backend's time budget.
+type Timing struct {
+	TotalMs            float64  `json:"total_ms"`             // sum of timeMs over records
+	AverageInferenceMs float64  `json:"average_inference_ms"` // sum of averageMs
+	MedianInferenceMs  *float64 `json:"median_inference_ms"`  // sum of medianMs, null when absent
+	PercentageSum      float64  `json:"percentage_sum"`
+	ZeroTimeRecords    int      `json:"zero_time_records"`
+	Notes              []string `json:"notes"`
+}
+
+// Model is what is known of the model behind a backend.
+type Model struct {
+	Name               string       `json:"name"`
+	NameConfidence     string       `json:"name_confidence"`
+	NameEvidence       []Evidence   `json:"name_evidence"`
+	Components         []string     `json:"components"`
+	Category           string       `json:"category"` // cnn, transformer_encoder, decoder_llm, vit, diffusion_unet, diffusion_vae, detector, unknown
+	CategoryConfidence string       `json:"category_confidence"`
+	CategoryEvidence   []Evidence   `json:"category_evidence"`
+	HiddenSize         *int64       `json:"hidden_size"`
+	NumLayers          *int64       `json:"num_layers"`
+	NumHeads           *int64       `json:"num_heads"`
+	SequenceLength     *int64       `json:"sequence_length"`
+	InputShapes        []InputShape `json:"input_shapes"`
+	DynamicDims        bool         `json:"dynamic_dims"`
+}
+
+// InputShape is a declared or inferred engine input with its dimensions.
+type InputShape struct {
+	Name       string  `json:"name"`
+	Dimensions []int64 `json:"dimensions"`
+	DataType   string  `json:"data_type"`
+}
+
+// Engines are the partition hints of a backend.
+type Engines struct {
+	EngineFiles   []string `json:"engine_files"`
+	MyelinGraphs  []int    `json:"myelin_graphs"`
+	Streams       []int    `json:"streams"`
+	Subgraphs     []string `json:"subgraphs"`
+	OptProfiles   []int    `json:"optimization_profiles"`
+	InferredCount int      `json:"inferred_count"`
+	Source        string   `json:"source"` // subgraph, engine_files, single
+}
+
+// Record is one profiled layer, referencing its layer by index.
+type Record struct {
+	Name         string   `json:"name"`
+	Layer        int      `json:"layer"` // index into layers, -1 when unmatched
+	LayerType    string   `json:"layer_type"`
+	RawLayerType string   `json:"raw_layer_type"`
+	Precision    string   `json:"precision"`
+	InputTypes   []string `json:"input_types"`
+	OutputTypes  []string `json:"output_types"`
+	Tactic       string   `json:"tactic"`
+	TacticFamily string   `json:"tactic_family"`
+	TensorCore   bool     `json:"tensor_core"`
+	MyelinGraph  *int     `json:"myelin_graph"`
+	FusedOps     int      `json:"fused_ops"`
+	TimeMs       float64  `json:"time_ms"`
+	AvgMs        float64  `json:"avg_ms"`
+	MedianMs     *float64 `json:"median_ms"`
+	Percentage   float64  `json:"percentage"`
+	Tags         []string `json:"tags"`
+}
+
+// Breakdown is one row of a type, tag or precision breakdown.
+type Breakdown struct {
+	Name       string  `json:"name"`
+	Count      int     `json:"count"`
+	TimeMs     float64 `json:"time_ms"` // sum of avg_ms
+	Percentage float64 `json:"percentage"`
+}
+
+// Concentration says how many layers make a given share of the time.
+type Concentration struct {
+	Layers50 int `json:"layers_50"`
+	Layers80 int `json:"layers_80"`
+	Layers90 int `json:"layers_90"`
+}
+
+// Finding is one ranked diagnosis.
+type Finding struct {
+	ID         string             `json:"id"`
+	Title      string             `json:"title"`
+	Score      float64            `json:"score"` // share of time at stake (0..1) × confidence weight
+	Confidence string             `json:"confidence"`
+	Share      float64            `json:"share"` // share of total time at stake, percent
+	Evidence   []string           `json:"evidence"`
+	Metrics    map[string]float64 `json:"metrics"`
+	NextCheck  string             `json:"next_check"`
+	Layers     []int              `json:"layers"` // layer indexes, most expensive first
+}
+
+// Positive is something that is already good, with numbers.
+type Positive struct {
+	ID       string             `json:"id"`
+	Title    string             `json:"title"`
+	Evidence []string           `json:"evidence"`
+	Metrics  map[string]float64 `json:"metrics"`
+}

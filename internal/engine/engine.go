@@ -1,0 +1,100 @@
+// Package engine is trtperf's typed model of one TensorRT engine dump: the
+// layers of its layer-info file and the records of its profile. It knows
+// nothing of files, JSON or output; the dump package fills it and the
+// analysis package reads it.
+package engine
+
+// Tensor is one input, output or constant of a layer.
+type Tensor struct {
+	Name     string
+	Location string // "Device", "Host" or "" when the dump omits it
+	Dims     []int64
+	// Format is the layout and data-type string of the tensor, unified across
+	// eras: the "Format/Datatype" field, or "Format" and "Datatype" joined
+	// with a space when a newer release splits them.
+	Format string
+	// Extra keeps tensor keys the model does not name (Strides, StrideOrder,
+	// ...) as raw compact JSON, in file order.
+	Extra []Param
+}
+
+// Param is one key of a layer object the model does not name, kept as raw
+// compact JSON so nothing the dump said is lost.
+type Param struct {
+	Key   string
+	Value []byte
+}
+
+// Layer is one fused layer of the engine, as the layer-info dump describes it.
+type Layer struct {
+	Index         int // position in the dump, 0-based
+	Name          string
+	Type          string // LayerType as written
+	Inputs        []Tensor
+	Outputs       []Tensor
+	Constants     []Tensor
+	ParameterType string
+	TacticName    string
+	TacticValue   string
+	Origin        string
+	StreamID      int
+	HasStreamID   bool
+	Metadata      string // control characters U+001E/U+001F made visible
+	Subgraph      string // "_subgraph" id of multi-engine dumps; "" when absent
+	// OptProfile is the optimization profile a layer belongs to, from a
+	// " [profile N]" name suffix; 0 for the first profile.
+	OptProfile int
+	Params     []Param
+}
+
+// IOTensor is a declared engine input or output (Bindings, or TensorRT 11
+// "I/O Tensors").
+type IOTensor struct {
+	Name     string
+	IOMode   string // "Input", "Output" or "" when the dump does not say (Bindings)
+	DataType string
+	Dims     []int64
+	Extra    []Param
+}
+
+// LayerInfo is everything read from one layer-info file.
+type LayerInfo struct {
+	// RootKind says how the file was laid out: "object" ({"Layers": ...}) or
+	// "list" (a bare array of layers).
+	RootKind string
+	// NamesOnly is true for dumps built with the default profiling verbosity
+	// (layer_names_only): Layers carry names and nothing else.
+	NamesOnly bool
+	Layers    []Layer
+	// Bindings lists declared I/O tensor names in file order (either era).
+	IO []IOTensor
+	// HasIODeclaration is false when the dump declares no Bindings or I/O
+	// Tensors at all (bare lists), so graph inputs must be inferred.
+	HasIODeclaration bool
+}
+
+// ProfileRecord is one per-layer timing record.
+type ProfileRecord struct {
+	Name       string
+	TimeMs     float64 // total over all iterations
+	AverageMs  float64
+	MedianMs   float64
+	HasMedian  bool
+	Percentage float64
+	HasPercent bool
+	Samples    int // number of samples for latency dicts; 0 for trtexec
+}
+
+// Profile kinds.
+const (
+	ProfileTrtexec     = "trtexec"
+	ProfileLatencyDict = "latency-dict"
+)
+
+// Profile is everything read from one profile file.
+type Profile struct {
+	Kind     string // ProfileTrtexec or ProfileLatencyDict
+	Count    int64  // iterations from the {"count": N} header; 0 when absent
+	HasCount bool
+	Records  []ProfileRecord
+}
