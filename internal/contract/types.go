@@ -202,13 +202,14 @@ type InputShape struct {
 
 // Engines are the partition hints of a backend.
 type Engines struct {
-	EngineFiles   []string `json:"engine_files"`
-	MyelinGraphs  []int    `json:"myelin_graphs"`
-	Streams       []int    `json:"streams"`
-	Subgraphs     []string `json:"subgraphs"`
-	OptProfiles   []int    `json:"optimization_profiles"`
-	InferredCount int      `json:"inferred_count"`
-	Source        string   `json:"source"` // subgraph, engine_files, single
+	EngineFiles   []string    `json:"engine_files"`
+	MyelinGraphs  []int       `json:"myelin_graphs"`
+	Streams       []int       `json:"streams"`
+	Subgraphs     []string    `json:"subgraphs"`
+	OptProfiles   []int       `json:"optimization_profiles"`
+	Partitions    []Partition `json:"partitions"`
+	InferredCount int         `json:"inferred_count"`
+	Source        string      `json:"source"` // subgraph, engine_files, single
 }
 
 // Record is one profiled layer, referencing its layer by index.
@@ -266,4 +267,14 @@ type Positive struct {
 	Title    string             `json:"title"`
 	Evidence []string           `json:"evidence"`
 	Metrics  map[string]float64 `json:"metrics"`
+}
+
+// Partition is one engine of a multi-engine dump (a `_subgraph` id) or one
+// Myelin graph, with its share of the time.
+type Partition struct {
+	ID         string  `json:"id"`
+	Kind       string  `json:"kind"` // subgraph or myelin_graph
+	LayerCount int     `json:"layer_count"`
+	TimeMs     float64 `json:"time_ms"`
+	Percentage float64 `json:"percentage"`
 }

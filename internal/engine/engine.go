@@ -83,6 +83,9 @@ type ProfileRecord struct {
 	Percentage float64
 	HasPercent bool
 	Samples    int // number of samples for latency dicts; 0 for trtexec
+	// OptProfile is the optimization profile from a " [profile N]" name
+	// suffix (stripped from Name); 0 for the first profile.
+	OptProfile int
 }
 
 // Profile kinds.

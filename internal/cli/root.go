@@ -1,0 +1,110 @@
+// Package cli wires trtperf's commands to the packages that do the work. It
+// owns flags, help text and exit codes, and computes nothing itself.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as the contract fixes them.
+const (
+	ExitOK        = 0 // done
+	ExitCheck     = 1 // the data or contract failed a check the user asked for
+	ExitCannotRun = 2 // usage, missing folder, unreadable or unwritable path
+)
+
+// ExitError carries an exit code with the message printed as `error: ...`.
+// A nil Err with Code ExitCheck means the command already printed its verdict.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// cannotRun marks err as "the command could not run" (exit 2).
+func cannotRun(format string, args ...any) error {
+	return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf(format, args...)}
+}
+
+// checkFailed marks a failed user-requested check (exit 1) whose verdict
+// the command has already printed.
+func checkFailed() error { return &ExitError{Code: ExitCheck} }
+
+// commandFactories is filled by each command file's init, so commands live
+// in their own files and the root needs no edit when one is added.
+var commandFactories = map[string]func() *cobra.Command{}
+
+func register(name string, f func() *cobra.Command) { commandFactories[name] = f }
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "trtperf",
+		Short: "Analyse TensorRT layer-info and profile dumps",
+		Long: `trtperf turns TensorRT performance dumps (trtexec --exportLayerInfo and
+--exportProfile, IEngineInspector JSON, Torch-TensorRT dumps) into a validated
+analysis (analyze-data.json), a terminal summary, and a browser report.
+
+Typical use:
+  trtperf analyze DUMP_FOLDER --output analyze-data.json
+  trtperf validate analyze-data.json
+  trtperf summary DUMP_FOLDER
+  trtperf package DUMP_FOLDER --output-parent reports/`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.CompletionOptions.DisableDefaultCmd = true
+	names := make([]string, 0, len(commandFactories))
+	for n := range commandFactories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		root.AddCommand(commandFactories[n]())
+	}
+	// Usage errors from cobra/pflag (unknown flag, wrong arg count) exit 2.
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("%w (see 'trtperf %s --help')", err, c.Name())}
+	})
+	return root
+}
+
+// Main runs trtperf with args and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			printError(stderr, ee.Err)
+		}
+		return ee.Code
+	}
+	// Anything cobra itself rejects (unknown command, bad args) is usage.
+	printError(stderr, err)
+	return ExitCannotRun
+}
+
+func printError(w io.Writer, err error) {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(w, "error: %s\n", msg)
+}
