@@ -1,0 +1,220 @@
+// Package graph builds the data-flow graph of an engine's layers from tensor
+// names: who produces and who consumes each tensor, a topological order,
+// cycles, and ambiguity. It knows nothing of timing or findings.
+package graph
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/engine"
+)
+
+// Dup is a tensor written by several layers, or a declared graph input that
+// a layer also writes.
+type Dup struct {
+	Tensor    string
+	Producers []int // layer indexes, ascending
+}
+
+// Graph is the producer→consumer graph over layer indexes.
+type Graph struct {
+	N     int
+	Edges [][2]int // deduplicated, sorted by (producer, consumer)
+	// Topo is a topological order (smallest index first among ready layers);
+	// nil when the graph has a cycle.
+	Topo []int
+	// Cycle is one cycle as layer indexes, first index repeated at the end;
+	// nil for a DAG.
+	Cycle []int
+	// DuplicateProducers lists tensors with more than one producer, in order
+	// of first appearance. They make the graph ambiguous, not invalid.
+	DuplicateProducers []Dup
+	// InputsProducedByLayer lists declared graph inputs that a layer writes:
+	// broken input.
+	InputsProducedByLayer []Dup
+	// ExternalInputs are tensors consumed but produced by no layer, in order
+	// of first use.
+	ExternalInputs []string
+	// Outputs are tensors produced but consumed by no layer, plus declared
+	// outputs, in layer order.
+	Outputs []string
+}
+
+// IsDAG reports whether the graph has no cycle.
+func (g *Graph) IsDAG() bool { return g.Cycle == nil }
+
+// Ambiguous reports whether some tensor has several producers.
+func (g *Graph) Ambiguous() bool { return len(g.DuplicateProducers) > 0 }
+
+// tensorKey scopes tensor names by engine: layers of several engines
+// concatenated in one dump (`_subgraph`) reuse names like "input".
+func tensorKey(subgraph, name string) string {
+	if subgraph == "" {
+		return name
+	}
+	return subgraph + "\x00" + name
+}
+
+// Build computes the graph. declared are the engine's declared I/O tensors
+// (Bindings or I/O Tensors); a binding without IOMode counts as an input
+// when no layer produces it and as an output otherwise.
+func Build(layers []engine.Layer, declared []engine.IOTensor) *Graph {
+	g := &Graph{N: len(layers)}
+	// Tensor ids: one map lookup per tensor reference, linear overall.
+	ids := make(map[string]int32, len(layers)*2)
+	names := make([]string, 0, len(layers)*2)
+	// first producer per tensor id (-1: none); further producers, rare, in more.
+	first := make([]int32, 0, len(layers)*2)
+	more := map[int32][]int32{}
+	consumed := make([]bool, 0, len(layers)*2)
+	id := func(sub, name string) int32 {
+		k := tensorKey(sub, name)
+		if v, ok := ids[k]; ok {
+			return v
+		}
+		v := int32(len(names))
+		ids[k] = v
+		names = append(names, name)
+		first = append(first, -1)
+		consumed = append(consumed, false)
+		return v
+	}
+	// One map lookup per tensor reference; later passes work on ids.
+	outIDs := make([]int32, 0, len(layers))
+	inIDs := make([]int32, 0, len(layers)*2)
+	outStart := make([]int32, len(layers)+1)
+	inStart := make([]int32, len(layers)+1)
+	for i := range layers {
+		l := &layers[i]
+		for _, t := range l.Outputs {
+			tid := id(l.Subgraph, t.Name)
+			outIDs = append(outIDs, tid)
+			switch {
+			case first[tid] < 0:
+				first[tid] = int32(i)
+			case first[tid] == int32(i):
+				// the same layer listing an output twice is one producer
+			default:
+				m := more[tid]
+				if n := len(m); n == 0 || m[n-1] != int32(i) {
+					more[tid] = append(m, int32(i))
+				}
+			}
+		}
+		outStart[i+1] = int32(len(outIDs))
+	}
+	for i := range layers {
+		l := &layers[i]
+		for _, t := range l.Inputs {
+			inIDs = append(inIDs, id(l.Subgraph, t.Name))
+		}
+		inStart[i+1] = int32(len(inIDs))
+	}
+	edgeSet := make([][2]int, 0, len(inIDs))
+	var external []string
+	externalSeen := make(map[int32]bool)
+	for i := range layers {
+		for _, tid := range inIDs[inStart[i]:inStart[i+1]] {
+			consumed[tid] = true
+			if first[tid] < 0 {
+				if !externalSeen[tid] {
+					externalSeen[tid] = true
+					external = append(external, names[tid])
+				}
+				continue
+			}
+			edgeSet = append(edgeSet, [2]int{int(first[tid]), i})
+			for _, p := range more[tid] {
+				edgeSet = append(edgeSet, [2]int{int(p), i})
+			}
+		}
+	}
+	slices.SortFunc(edgeSet, func(a, b [2]int) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	g.Edges = slices.Compact(edgeSet)
+	g.ExternalInputs = external
+
+	producersOf := func(tid int32) []int {
+		if first[tid] < 0 {
+			return nil
+		}
+		out := append([]int{int(first[tid])}, toInts(more[tid])...)
+		slices.Sort(out)
+		return out
+	}
+	for tid := range more {
+		g.DuplicateProducers = append(g.DuplicateProducers, Dup{Tensor: names[tid], Producers: producersOf(tid)})
+	}
+	slices.SortFunc(g.DuplicateProducers, func(a, b Dup) int {
+		if c := cmp.Compare(a.Producers[0], b.Producers[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Tensor, b.Tensor)
+	})
+
+	var subgraphs []string
+	if len(declared) > 0 {
+		seen := map[string]bool{}
+		for i := range layers {
+			if sub := layers[i].Subgraph; !seen[sub] {
+				seen[sub] = true
+				subgraphs = append(subgraphs, sub)
+			}
+		}
+	}
+	declaredOut := make(map[string]bool)
+	for _, d := range declared {
+		if d.IOMode == "Output" {
+			declaredOut[d.Name] = true
+			continue
+		}
+		// Declared inputs live in the dump's unscoped namespace; check the
+		// plain name (and every subgraph's copy) for a producer.
+		if d.IOMode == "Input" {
+			if ps := producersOfAnyScope(ids, producersOf, subgraphs, d.Name); len(ps) > 0 {
+				g.InputsProducedByLayer = append(g.InputsProducedByLayer, Dup{Tensor: d.Name, Producers: ps})
+			}
+			continue
+		}
+		// A plain binding: an output when a layer writes it.
+		if ps := producersOfAnyScope(ids, producersOf, subgraphs, d.Name); len(ps) > 0 {
+			declaredOut[d.Name] = true
+		}
+	}
+	outSeen := make(map[int32]bool)
+	for _, tid := range outIDs {
+		if outSeen[tid] {
+			continue
+		}
+		if !consumed[tid] || declaredOut[names[tid]] {
+			outSeen[tid] = true
+			g.Outputs = append(g.Outputs, names[tid])
+		}
+	}
+	g.order()
+	return g
+}
+
+func producersOfAnyScope(ids map[string]int32, producersOf func(int32) []int, subgraphs []string, name string) []int {
+	var out []int
+	for _, sub := range subgraphs {
+		if tid, ok := ids[tensorKey(sub, name)]; ok {
+			out = append(out, producersOf(tid)...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func toInts(v []int32) []int {
+	out := make([]int, len(v))
+	for i, x := range v {
+		out[i] = int(x)
+	}
+	return out
+}
