@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/summary"
+)
+
+func init() { register("summary", newSummaryCmd) }
+
+func newSummaryCmd() *cobra.Command {
+	var sf scopeFlags
+	var opt summary.Options
+	c := &cobra.Command{
+		Use:   "summary FOLDER|FILE",
+		Short: "Print where the time goes and the ranked findings (like pprof -top)",
+		Long: `summary prints backend status lines, totals, the top layers with share and
+cumulative share, type and precision tables, and the ranked findings.
+
+FILE is an analyze-data.json written by 'trtperf analyze'; FOLDER is a dump
+folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
+		Example: `  trtperf summary dumps/resnet18
+  trtperf summary analyze-data.json --top 10 --by precision
+  trtperf summary dumps/resnet18 --format markdown > summary.md`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if !slices.Contains(summary.Formats, opt.Format) {
+				return cannotRun("unknown --format %q; use one of %s", opt.Format, strings.Join(summary.Formats, ", "))
+			}
+			if opt.By != "" && !slices.Contains(summary.Breakdowns, opt.By) {
+				return cannotRun("unknown --by %q; use one of %s", opt.By, strings.Join(summary.Breakdowns, ", "))
+			}
+			if opt.Top <= 0 {
+				return cannotRun("--top must be at least 1 (got %d)", opt.Top)
+			}
+			d, err := summaryData(&sf, args)
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			opt.Color = opt.Format == "text" && isTerminal(out)
+			if err := summary.Write(out, d, opt); err != nil {
+				return cannotRun("%v", err)
+			}
+			return nil
+		},
+	}
+	sf.add(c)
+	c.Flags().IntVar(&opt.Top, "top", 20, "number of layers in the top table")
+	c.Flags().StringVar(&opt.By, "by", "", "breakdown table to print: type, precision or tag (default: type and precision)")
+	c.Flags().StringVar(&opt.Format, "format", "text", "output format: text, markdown, csv or json")
+	return c
+}
+
+// summaryData reads an analyze-data.json FILE, or analyses a FOLDER / --data.
+func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
+	if len(args) == 1 && len(sf.data.pairs) == 0 {
+		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() {
+			d, err := contract.ReadFile(args[0])
+			if err != nil {
+				return nil, cannotRun("%v; give an analyze-data.json written by 'trtperf analyze', or a dump folder", err)
+			}
+			return d, nil
+		}
+	}
+	sc, err := sf.scope(args)
+	if err != nil {
+		return nil, err
+	}
+	d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
+	if err != nil {
+		return nil, cannotRun("analyze: %v", err)
+	}
+	return d, nil
+}
+
+// isTerminal reports whether w is a character device (a terminal) and the
+// user has not asked for no colour (NO_COLOR).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,183 @@
+package findings
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// precisionRank orders precisions by width; 0 for types that are no compute
+// precision (INT32, BOOL, UNKNOWN).
+func precisionRank(p string) int {
+	switch p {
+	case "FP4", "INT4":
+		return 1
+	case "FP8", "INT8", "UINT8":
+		return 2
+	case "FP16", "BF16":
+		return 3
+	case "TF32":
+		return 4
+	case "FP32":
+		return 5
+	}
+	return 0
+}
+
+// labelPrecision reads a target precision from a backend label's words
+// ("int8-qat" → INT8, "fp16" → FP16, "best" → INT8); "" when it names none.
+func labelPrecision(label string) string {
+	best := ""
+	for _, w := range strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		p := ""
+		switch w {
+		case "fp32", "float32", "float":
+			p = "FP32"
+		case "tf32":
+			p = "TF32"
+		case "fp16", "half", "float16":
+			p = "FP16"
+		case "bf16", "bfloat16":
+			p = "BF16"
+		case "int8", "i8", "qat", "best", "int8qat":
+			p = "INT8"
+		case "fp8", "e4m3":
+			p = "FP8"
+		case "fp4", "nvfp4":
+			p = "FP4"
+		}
+		if p != "" && (best == "" || precisionRank(p) < precisionRank(best)) {
+			best = p
+		}
+	}
+	return best
+}
+
+// dominantPrecision is the precision carrying the most conv/GEMM time (all
+// compute time when there is no conv/GEMM), with its share of that time.
+func dominantPrecision(c *ctx) (string, float64) {
+	byPrec := map[string]float64{}
+	total := 0.0
+	for _, matmulOnly := range []bool{true, false} {
+		for _, r := range c.timed {
+			if !isComputeLayer(r) || (matmulOnly && !isMatmulLayer(r)) || precisionRank(r.Precision) == 0 {
+				continue
+			}
+			byPrec[r.Precision] += r.AvgMs
+			total += r.AvgMs
+		}
+		if total > 0 {
+			break
+		}
+	}
+	best, bestMs := "", 0.0
+	keys := make([]string, 0, len(byPrec))
+	for k := range byPrec {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if byPrec[k] > bestMs {
+			best, bestMs = k, byPrec[k]
+		}
+	}
+	if total == 0 {
+		return "", 0
+	}
+	return best, bestMs / total
+}
+
+// targetPrecision: the narrower of what the label asks for and what most
+// conv/GEMM time runs in (a QAT engine labelled "qat" is INT8; an engine
+// labelled "onnx-trt" is what it mostly computes in).
+func targetPrecision(c *ctx) (string, string) {
+	lp := labelPrecision(c.b.Label)
+	dp, _ := dominantPrecision(c)
+	if dp == "TF32" {
+		dp = "FP32" // TF32 is how FP32 engines run on Ampere+, not a target
+	}
+	switch {
+	case lp == "" && dp == "":
+		return "", ""
+	case lp == "":
+		return dp, "dominant"
+	case dp == "" || precisionRank(lp) <= precisionRank(dp):
+		return lp, "label"
+	}
+	return dp, "dominant"
+}
+
+func (c *ctx) targetEvidence() string {
+	if c.targetFrom == "label" {
+		return fmt.Sprintf("target precision %s, from the backend label %q", c.target, c.b.Label)
+	}
+	dp, share := dominantPrecision(c)
+	return fmt.Sprintf("target precision %s, the precision of %.0f%% of the convolution/GEMM time (%s)", c.target, share*100, dp)
+}
+
+// evalPrecisionFallback: compute layers wider than the engine's target.
+func evalPrecisionFallback(c *ctx) *contract.Finding {
+	tr := precisionRank(c.target)
+	if tr == 0 || c.target == "FP32" {
+		return nil
+	}
+	recs := c.selectTimed(func(r *contract.Record) bool {
+		return isComputeLayer(r) && precisionRank(r.Precision) > tr && !(c.target == "FP16" && r.Precision == "BF16")
+	})
+	if len(recs) == 0 {
+		return nil
+	}
+	conf := contract.ConfidenceHigh
+	if c.targetFrom != "label" {
+		conf = contract.ConfidenceMedium
+	}
+	f := c.newFinding("precision_fallback", conf, recs)
+	byPrec := map[string][]*contract.Record{}
+	for _, r := range recs {
+		byPrec[r.Precision] = append(byPrec[r.Precision], r)
+	}
+	f.Evidence = append(f.Evidence,
+		fmt.Sprintf("%d compute layers run wider than the %s; they take %.4f ms (%.2f%% of %.4f ms).",
+			len(recs), c.targetEvidence(), sumMs(recs), c.pct(sumMs(recs)), c.total))
+	for _, p := range sortedKeys(byPrec) {
+		rs := byPrec[p]
+		f.Metrics[strings.ToLower(p)+"_ms"] = round(sumMs(rs), 6)
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: %d layers, %.2f%%: %s.", p, len(rs), c.pct(sumMs(rs)), c.topNames(rs, 5)))
+	}
+	names := make([]string, 0, 5)
+	for i, r := range recs {
+		if i == 5 {
+			break
+		}
+		names = append(names, quoteLayer(r.Name)+":"+strings.ToLower(c.target))
+	}
+	switch c.target {
+	case "INT8", "FP8", "FP4":
+		f.NextCheck = fmt.Sprintf("Check Q/DQ placement or calibration around these layers (quantize their inputs and weights), then rebuild with --%s --fp16 --precisionConstraints=obey --layerPrecisions=%s and compare latency and accuracy.",
+			strings.ToLower(c.target), strings.Join(names, ","))
+	default:
+		f.NextCheck = fmt.Sprintf("Rebuild with --%s --precisionConstraints=prefer --layerPrecisions=%s to see whether TensorRT can run them narrower (look for FP32 casts or ops without %s kernels in the ONNX graph), and check accuracy.",
+			strings.ToLower(c.target), strings.Join(names, ","), c.target)
+	}
+	return f
+}
+
+func quoteLayer(name string) string {
+	if strings.ContainsAny(name, " ,:") {
+		return "'" + name + "'"
+	}
+	return name
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

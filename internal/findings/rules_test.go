@@ -1,0 +1,237 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// conv is a timed FP16 tensor-core convolution.
+func conv(name string, ms float64, from ...int) L {
+	return L{Name: name, Type: "CaskConvolution", Tactic: tcF6, Ms: ms, From: from, Params: `{"OutMaps":64,"Groups":1}`}
+}
+
+func filler(n int, ms float64) []L {
+	out := make([]L, n)
+	for i := range out {
+		out[i] = conv(fmt.Sprintf("Conv_%d", i), ms)
+	}
+	return out
+}
+
+var ruleCases = []struct {
+	name  string
+	rule  string
+	b     *contract.Backend
+	fires bool
+}{
+	{"hotspot: one layer is 50%", "hotspot_layers", build("fp16", []L{conv("Conv_0", 5), conv("Conv_1", 1, 0), conv("Conv_2", 1, 1), conv("Conv_3", 1, 2), conv("Conv_4", 1, 3), conv("Conv_5", 1, 4)}), true},
+	{"hotspot twin: 25 equal layers", "hotspot_layers", build("fp16", filler(25, 1)), false},
+	{"type hotspot: Myelin 60%", "hotspot_type", build("fp16", []L{{Name: "{ForeignNode[a...b]}", Type: "Myelin", Ms: 6}, conv("Conv_1", 2, 0), {Name: "Pool", Type: "CaskPooling", Ms: 2, From: []int{1}}}), true},
+	{"type hotspot twin: 4 types of 25%", "hotspot_type", build("fp16", []L{{Name: "M", Type: "Myelin", Ms: 1}, conv("Conv_1", 1, 0), {Name: "Pool", Type: "CaskPooling", Ms: 1}, {Name: "PWN(Add_1)", Type: "PointWiseV2", Ms: 1}}), false},
+	{"tiny kernels: 40 × 5 µs beside one big conv", "tiny_kernels", build("fp16", append(filler(40, 0.005), conv("Big", 0.5))), true},
+	{"tiny kernels twin: 40 × 50 µs", "tiny_kernels", build("fp16", filler(40, 0.05)), false},
+	{"reformat 25%", "reformat_overhead", build("int8-qat", []L{
+		{Name: "QuantizeLinear_2", Type: "Reformat", Origin: "QDQ", In: f32, Out: i8, Ms: 1},
+		{Name: "Conv_3", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3, From: []int{0}, Params: `{"OutMaps":64,"Groups":1}`},
+	}), true},
+	{"reformat twin: 1% reformat", "reformat_overhead", build("fp16", append(filler(9, 11), L{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", Origin: "REFORMAT", In: f32, Out: f16, Ms: 1})), false},
+	{"reformat twin: reformat takes 0 ms", "reformat_overhead", build("fp16", []L{{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", In: f32, Ms: 0}, conv("Conv_1", 1, 0)}), false},
+	{"FP32 conv in an FP16 engine", "precision_fallback", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 1, From: []int{0}}}), true},
+	{"FP16 conv in an INT8 engine", "precision_fallback", build("int8", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3}, conv("Conv_1", 1, 0)}), true},
+	{"fallback twin: all FP16, FP32 reformat only", "precision_fallback", build("fp16", []L{{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", In: f32, Out: f16, Ms: 1}, conv("Conv_1", 3, 0)}), false},
+	{"fallback twin: FP32 engine", "precision_fallback", build("fp32", []L{{Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 1}}), false},
+	{"fallback twin: the FP32 layer takes 0 ms", "precision_fallback", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 0, From: []int{0}}}), false},
+	{"standalone QDQ", "qdq_unfused", build("int8", []L{{Name: "QuantizeLinear_15", Type: "Reformat", Origin: "QDQ", In: f16, Out: i8, Ms: 1}, {Name: "Conv_3", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3, From: []int{0}}}), true},
+	{"QDQ twin: fused into the conv", "qdq_unfused", build("int8", []L{{Name: "conv.weight + QuantizeLinear_7 + Conv_9", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3}}), false},
+	{"int8 conv writes FP32 to a pooling layer", "quant_float_output", build("int8", []L{{Name: "Conv_9", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: f32, Ms: 3}, {Name: "MaxPool_12", Type: "TiledPooling", In: f32, Out: f32, Ms: 1, From: []int{0}}}), true},
+	{"float output twin: the float output is the graph output", "quant_float_output", build("int8", []L{{Name: "Conv_9", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: f32, Ms: 3}}), false},
+	{"no tensor cores in FP16", "no_tensor_core", build("fp16", []L{conv("Conv_0", 3), {Name: "Gemm_1", Type: "CaskGemmConvolution", Tactic: noTC, Ms: 1, From: []int{0}, Params: `{"OutMaps":64,"Groups":1}`}}), true},
+	{"tensor core twin: FP32 engine never complains", "no_tensor_core", build("fp32", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 3}}), false},
+	{"tensor core twin: depthwise conv", "no_tensor_core", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: noTC, Ms: 1, From: []int{0}, Params: `{"OutMaps":64,"Groups":64}`}}), false},
+	{"FP32 engine says FP32 cannot use tensor cores", "fp32_engine", build("fp32", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 3}}), true},
+	{"FP32 engine twin: FP16 engine", "fp32_engine", build("fp16", []L{conv("Conv_0", 3)}), false},
+	{"channels 100 in FP16", "channel_alignment", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 1, From: []int{0}, Params: `{"OutMaps":100,"Groups":1}`, InDims: []int64{1, 64, 8, 8}}}), true},
+	{"channels twin: 64/128 and a 3-channel image input", "channel_alignment", build("fp16", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: tcF6, Ms: 3, Params: `{"OutMaps":64,"Groups":1}`, InDims: []int64{1, 3, 224, 224}}, {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 1, From: []int{0}, Params: `{"OutMaps":128,"Groups":1}`}}), false},
+	{"shape kernels 20%", "dynamic_shape_overhead", build("fp16", []L{{Name: "dummy_shape_call__mye1_0_myl1_0", Type: "shape_call", Ms: 1}, {Name: "/Cast_myl1_1", Type: "kgen", In: "Int32", Out: "Half", Ms: 1}, conv("Conv_1", 8, 1)}), true},
+	{"shape twin: zero-time reshape NoOps", "dynamic_shape_overhead", build("fp16", []L{{Name: "/Reshape", Type: "NoOp", Ms: 0}, conv("Conv_1", 8, 0)}), false},
+	{"decomposed attention", "attention_unfused", build("fp16", []L{
+		{Name: "/l0/attn/MatMul", Type: "MatrixMultiply", Ms: 1}, {Name: "/l0/attn/Softmax", Type: "CudaSoftMax", Ms: 1, From: []int{0}}, {Name: "/l0/attn/MatMul_1", Type: "MatrixMultiply", Ms: 1, From: []int{1}}}), true},
+	{"attention twin: classifier softmax after the last GEMM", "attention_unfused", build("fp16", []L{conv("Conv_0", 3), {Name: "fc/MatMul", Type: "CublasConvolution", Ms: 1, From: []int{0}}, {Name: "predictions/Softmax", Type: "CudaSoftMax", Ms: 0.1, From: []int{1}}}), false},
+	{"separate Q/K/V", "qkv_unfused", build("fp16", []L{
+		{Name: "/encoder/layer.0/attention/self/query/MatMul", Type: "MatrixMultiply", Ms: 1}, {Name: "/encoder/layer.0/attention/self/key/MatMul", Type: "MatrixMultiply", Ms: 1}, {Name: "/encoder/layer.0/attention/self/value/MatMul", Type: "MatrixMultiply", Ms: 1}}), true},
+	{"QKV twin: one fused projection", "qkv_unfused", build("fp16", []L{{Name: "/encoder/layer.0/attention/self/qkv/MatMul", Type: "MatrixMultiply", Ms: 1}}), false},
+	{"decomposed LayerNorm", "norm_unfused", build("fp16", []L{
+		{Name: "/l0/LayerNorm/ReduceMean", Type: "Reduce", Ms: 1}, {Name: "/l0/LayerNorm/Sub", Type: "ElementWise", Ms: 1, From: []int{0}}, {Name: "/l0/LayerNorm/Pow", Type: "ElementWise", Ms: 1, From: []int{1}}}), true},
+	{"norm twin: one plugin", "norm_unfused", build("fp16", []L{{Name: "/l0/LayerNorm", Type: "PluginV2", Ms: 1}}), false},
+	{"decomposed GELU", "gelu_unfused", build("fp16", []L{{Name: "/l0/mlp/act/Erf", Type: "Unary", Ms: 1}, {Name: "/l0/mlp/act/Mul", Type: "ElementWise", Ms: 1, From: []int{0}}}), true},
+	{"GELU twin: fused into the GEMM", "gelu_unfused", build("fp16", []L{{Name: "/l0/mlp/fc1/MatMul + /l0/mlp/act/Erf", Type: "CaskGemmConvolution", Tactic: tcF6, Ms: 1}}), false},
+	{"residual Add after a conv", "residual_unfused", build("fp16", []L{conv("Conv_0", 3), {Name: "/block/Add", Type: "ElementWise", Ms: 1, From: []int{0}}}), true},
+	{"residual twin: Add fused into the conv", "residual_unfused", build("fp16", []L{{Name: "Conv_0 + Add_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 3}}), false},
+	{"two Myelin graphs with glue", "partition_glue", build("fp16", []L{
+		{Name: "__myl_Add_myl1_0", Type: "kgen", Tactic: "__myl_Add_0x1", In: "Half", Out: "Half", Ms: 2},
+		{Name: "/Cast", Type: "MyelinReformat", In: "Half", Out: "Float", Ms: 1, From: []int{0}},
+		{Name: "__myl_Mul_myl2_0", Type: "kgen", Tactic: "__myl_Mul_0x2", In: "Float", Out: "Float", Ms: 2, From: []int{1}}}), true},
+	{"glue twin: one Myelin graph", "partition_glue", build("fp16", []L{
+		{Name: "__myl_Add_myl1_0", Type: "kgen", Tactic: "__myl_Add_0x1", In: "Half", Out: "Half", Ms: 2},
+		{Name: "/Cast", Type: "MyelinReformat", In: "Half", Out: "Float", Ms: 1, From: []int{0}},
+		{Name: "__myl_Mul_myl1_1", Type: "kgen", Tactic: "__myl_Mul_0x2", In: "Float", Out: "Float", Ms: 2, From: []int{1}}}), false},
+}
+
+func TestRules(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range rules {
+		ids[r.ID] = true
+	}
+	covered := map[string][2]bool{}
+	for _, tc := range ruleCases {
+		t.Run(tc.name, func(t *testing.T) {
+			if !ids[tc.rule] {
+				t.Fatalf("no rule %q", tc.rule)
+			}
+			issues, _ := Evaluate(tc.b)
+			got := slices.ContainsFunc(issues, func(f contract.Finding) bool { return f.ID == tc.rule })
+			if got != tc.fires {
+				t.Errorf("rule %s fired=%v, want %v; findings: %v", tc.rule, got, tc.fires, findingIDs(issues))
+			}
+			checkFindings(t, tc.b, issues)
+		})
+		cv := covered[tc.rule]
+		if tc.fires {
+			cv[0] = true
+		} else {
+			cv[1] = true
+		}
+		covered[tc.rule] = cv
+	}
+	for id := range ids {
+		if cv := covered[id]; !cv[0] || !cv[1] {
+			t.Errorf("rule %s lacks a firing case or a twin (fires %v, twin %v)", id, cv[0], cv[1])
+		}
+	}
+}
+
+func findingIDs(fs []contract.Finding) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+// checkFindings recomputes every finding's numbers from the backend as it
+// would be read back from analyze-data.json.
+func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding) {
+	t.Helper()
+	raw, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back contract.Backend
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	byLayer := map[int]float64{}
+	for _, r := range back.Records {
+		total += r.AvgMs
+		byLayer[r.Layer] = r.AvgMs
+	}
+	near := func(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+	for i, f := range issues {
+		m := f.Metrics
+		if f.ID == "" || f.Title == "" || f.NextCheck == "" || len(f.Evidence) == 0 || f.Layers == nil {
+			t.Errorf("%s: incomplete finding %+v", f.ID, f)
+		}
+		if !near(m["total_ms"], total, 1e-6) {
+			t.Errorf("%s: total_ms %v, records sum to %v", f.ID, m["total_ms"], total)
+		}
+		factor := 1.0
+		if v, ok := m["stake_factor"]; ok {
+			factor = v
+		}
+		if !near(f.Share, m["time_ms"]*factor/total*100, 1e-3) || !near(m["share_pct"], f.Share, 1e-3) {
+			t.Errorf("%s: share %v, time_ms×stake_factor/total %v", f.ID, f.Share, m["time_ms"]*factor/total*100)
+		}
+		if !near(f.Score, f.Share/100*weight(f.Confidence), 1e-4) {
+			t.Errorf("%s: score %v, share×weight %v", f.ID, f.Score, f.Share/100*weight(f.Confidence))
+		}
+		if int(m["layer_count"]) <= maxLayers {
+			sum := 0.0
+			for _, l := range f.Layers {
+				sum += byLayer[l]
+			}
+			if len(f.Layers) != int(m["layer_count"]) || !near(sum, m["time_ms"], 1e-6) {
+				t.Errorf("%s: layers %v sum to %v ms, time_ms %v", f.ID, f.Layers, sum, m["time_ms"])
+			}
+		}
+		for j := 1; j < len(f.Layers); j++ {
+			if byLayer[f.Layers[j]] > byLayer[f.Layers[j-1]] {
+				t.Errorf("%s: layers not most expensive first: %v", f.ID, f.Layers)
+			}
+		}
+		for _, l := range f.Layers {
+			if byLayer[l] <= 0 {
+				t.Errorf("%s: layer %d takes no time", f.ID, l)
+			}
+		}
+		if i > 0 && (issues[i-1].Score < f.Score || issues[i-1].Score == f.Score && issues[i-1].ID > f.ID) {
+			t.Errorf("findings not ranked: %s before %s", issues[i-1].ID, f.ID)
+		}
+	}
+}
+
+func TestZeroTimeNoOpsArePositive(t *testing.T) {
+	b := build("fp16", []L{conv("Conv_0", 3), {Name: "/Reshape", Type: "NoOp", Ms: 0, From: []int{0}}, {Name: "/Squeeze", Type: "NoOp", Ms: 0, From: []int{1}}})
+	issues, pos := Evaluate(b)
+	for _, f := range issues {
+		for _, l := range f.Layers {
+			if l != 0 {
+				t.Errorf("%s lists zero-time layer %d", f.ID, l)
+			}
+		}
+	}
+	i := slices.IndexFunc(pos, func(p contract.Positive) bool { return p.ID == "zero_time_layers" })
+	if i < 0 || pos[i].Metrics["noop_layers"] != 2 {
+		t.Errorf("positives %+v lack zero_time_layers with 2 NoOps", pos)
+	}
+}
+
+func TestLabelPrecision(t *testing.T) {
+	for in, want := range map[string]string{
+		"int8-qat": "INT8", "fp16": "FP16", "fp32": "FP32", "onnx-trt": "", "torch-trt": "",
+		"int8-qat-residual-qgap": "INT8", "bf16_run": "BF16", "fp8": "FP8", "best": "INT8", "fp32-fp16": "FP16",
+	} {
+		if got := labelPrecision(in); got != want {
+			t.Errorf("labelPrecision(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCategory(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    *contract.Backend
+		want string
+	}{
+		{"unet", build("fp16", []L{{Name: "/time_embed/time_embed.0/Gemm", Type: "CaskGemmConvolution", Ms: 1}, {Name: "/input_blocks.1/input_blocks.1.0/Conv", Type: "CaskConvolution", Tactic: tcF6, Ms: 1}}), CatDiffusionUNet},
+		{"cnn", build("fp16", filler(10, 1)), CatCNN},
+		{"bert", build("fp16", []L{{Name: "/bert/encoder/layer.0/attention/self/query/MatMul", Type: "MatrixMultiply", Ms: 1}, {Name: "/bert/embeddings/word_embeddings/Gather", Type: "Gather", Ms: 1}}), CatTransformerEncoder},
+		{"llm", build("fp16", []L{{Name: "/model/layers.0/self_attn/q_proj/MatMul", Type: "MatrixMultiply", Ms: 1}, {Name: "/lm_head/MatMul", Type: "MatrixMultiply", Ms: 1}}), CatDecoderLLM},
+		{"vit", build("fp16", []L{{Name: "/vit/embeddings/patch_embeddings/projection/Conv", Type: "CaskConvolution", Ms: 1}, {Name: "/vit/encoder/layer.0/attention/attention/query/MatMul", Type: "MatrixMultiply", Ms: 1}}), CatViT},
+		{"unknown", build("fp16", []L{{Name: "A", Type: "PointWiseV2", Ms: 1}, {Name: "B", Type: "ElementWise", Ms: 1}}), CatUnknown},
+	} {
+		got, conf, ev := Category(tc.b)
+		if got != tc.want {
+			t.Errorf("%s: Category = %s (%s, %+v), want %s", tc.name, got, conf, ev, tc.want)
+		}
+		if got != CatUnknown && len(ev) == 0 {
+			t.Errorf("%s: no evidence", tc.name)
+		}
+	}
+}

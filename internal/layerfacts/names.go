@@ -1,0 +1,111 @@
+package layerfacts
+
+import "strings"
+
+// Separators of source ops in Metadata: the visible stand-ins the dump parser
+// writes for U+001E/U+001F, and the raw control characters themselves.
+const (
+	visibleRS = "␞"
+	visibleUS = "␟"
+)
+
+// SourceOps splits a layer's Metadata into its source ops and strips the
+// "[ONNX Layer: ...]" wrapper of each; nil for empty metadata.
+func SourceOps(metadata string) []string {
+	if strings.TrimSpace(metadata) == "" {
+		return nil
+	}
+	n := 1 + strings.Count(metadata, visibleRS) + strings.Count(metadata, visibleUS) +
+		strings.Count(metadata, "\x1e") + strings.Count(metadata, "\x1f")
+	ops := make([]string, 0, n)
+	rest := metadata
+	for {
+		i, w := nextSep(rest)
+		part := rest
+		if i >= 0 {
+			part = rest[:i]
+		}
+		if op := unwrapOp(part); op != "" {
+			ops = append(ops, op)
+		}
+		if i < 0 {
+			break
+		}
+		rest = rest[i+w:]
+	}
+	return ops
+}
+
+// nextSep returns the index and width of the first separator in s, or -1.
+func nextSep(s string) (int, int) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0x1e, 0x1f:
+			return i, 1
+		case 0xe2: // ␞ U+241E and ␟ U+241F are E2 90 9E / E2 90 9F
+			if i+2 < len(s) && s[i+1] == 0x90 && (s[i+2] == 0x9e || s[i+2] == 0x9f) {
+				return i, 3
+			}
+		}
+	}
+	return -1, 0
+}
+
+// unwrapOp strips "[ONNX Layer: X]" (or any "[Kind Layer: X]") to X.
+func unwrapOp(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		if i := strings.Index(s, "Layer:"); i > 0 {
+			return strings.TrimSpace(s[i+len("Layer:") : len(s)-1])
+		}
+	}
+	return s
+}
+
+// MyelinGraph returns G of a "_myl<G>_<K>" name suffix (TensorRT 10 Myelin
+// kernels), or -1.
+func MyelinGraph(name string) int {
+	// Walk back over K digits, "_", G digits, then require "_myl".
+	i := len(name)
+	for i > 0 && isDigit(name[i-1]) {
+		i--
+	}
+	if i == len(name) || i == 0 || name[i-1] != '_' {
+		return -1
+	}
+	j := i - 1
+	k := j
+	for k > 0 && isDigit(name[k-1]) {
+		k--
+	}
+	if k == j || k < 4 || name[k-4:k] != "_myl" {
+		return -1
+	}
+	g := 0
+	for _, c := range []byte(name[k:j]) {
+		g = g*10 + int(c-'0')
+		if g > 1<<30 {
+			return -1
+		}
+	}
+	return g
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// fusedOps counts the source ops a layer fuses: the metadata's ops when there
+// are any, else the parts of its name (" + " joins, PWN(a, b) arguments, a
+// ForeignNode[first...last] range counted as two); at least 1.
+func fusedOps(name string, nOps int) int {
+	if nOps > 0 {
+		return nOps
+	}
+	n := 1 + strings.Count(name, " + ")
+	if strings.Contains(name, "PWN(") {
+		n += strings.Count(name, ", ")
+	}
+	if strings.Contains(name, "ForeignNode[") && strings.Contains(name, "...") {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,160 @@
+package layerfacts
+
+import "bytes"
+
+// Tactic families besides the table's own.
+const (
+	FamilyNone    = "none"    // the layer names no tactic
+	FamilyUnknown = "unknown" // a tactic no row of tacticRules recognises
+)
+
+// tc is a tensor-core verdict of a rule row: unset rows leave it to later rows.
+type tc int8
+
+const (
+	tcUnset tc = iota
+	tcYes
+	tcNo
+)
+
+// tacticRule is one row of THE tactic table. Rows are matched, in order, as
+// case-insensitive substrings of the tactic name. The first matching row that
+// has a Family gives the family, the first that has a TensorCore verdict gives
+// it (no verdict: false), the first that has an Arch gives the architecture
+// (when the name carries no smNN prefix). Specific rows therefore come before
+// general ones: "h16816" before "cudnn", "ffma"/"simt" (CUDA-core math) before
+// "xmma".
+type tacticRule struct {
+	Pattern    string
+	Family     string
+	TensorCore tc
+	Arch       string
+}
+
+var tacticRules = []tacticRule{
+	// Myelin-generated kernels (TensorRT 10 kgen): the hash says nothing of math.
+	{Pattern: "__myl_", Family: "myelin"},
+	// CUDA-core math markers inside otherwise tensor-core-capable families.
+	{Pattern: "ffma", TensorCore: tcNo},
+	{Pattern: "simt", TensorCore: tcNo},
+	{Pattern: "gemvx", TensorCore: tcNo},
+	{Pattern: "int8x4", TensorCore: tcNo}, // dp4a
+	{Pattern: "wngd", TensorCore: tcNo},   // winograd on CUDA cores
+	{Pattern: "winograd", TensorCore: tcNo},
+	// Libraries and generators.
+	{Pattern: "cublaslt", Family: "cublasLt"},
+	{Pattern: "cublas", Family: "cublas"},
+	{Pattern: "cutlass", Family: "cutlass"},
+	{Pattern: "wgmma", Family: "wgmma", TensorCore: tcYes, Arch: "hopper"},
+	{Pattern: "gmma", Family: "gmma", TensorCore: tcYes, Arch: "hopper"},
+	{Pattern: "xmma", Family: "xmma"},
+	// Tensor-core instruction shapes (cuDNN/cuBLAS kernel names).
+	{Pattern: "h16816", Family: "h16816", TensorCore: tcYes},
+	{Pattern: "h1688", Family: "h1688", TensorCore: tcYes},
+	{Pattern: "s16816", Family: "s16816", TensorCore: tcYes}, // TF32
+	{Pattern: "s1688", Family: "s1688", TensorCore: tcYes},   // TF32
+	{Pattern: "i16832", Family: "i16832", TensorCore: tcYes},
+	{Pattern: "i8816", Family: "i8816", TensorCore: tcYes},
+	{Pattern: "imma", Family: "imma", TensorCore: tcYes},
+	{Pattern: "hmma", Family: "hmma", TensorCore: tcYes},
+	{Pattern: "_tensor", TensorCore: tcYes}, // xmma "..._tensor16x8x16..."
+	{Pattern: "tf32", TensorCore: tcYes},
+	{Pattern: "icudnn", Family: "icudnn"},
+	{Pattern: "cudnn", Family: "cudnn"},
+	{Pattern: "sgemm", Family: "cublas"},
+	{Pattern: "hgemm", Family: "cublas"},
+	// TensorRT's own generic kernels.
+	{Pattern: "genericreformat", Family: "trt"},
+	{Pattern: "trt_", Family: "trt"},
+	{Pattern: "trtkernel", Family: "trt"},
+	// Architectures named by word rather than smNN.
+	{Pattern: "blackwell", Arch: "blackwell"},
+	{Pattern: "hopper", Arch: "hopper"},
+	{Pattern: "ampere", Arch: "ampere"},
+	{Pattern: "turing", Arch: "turing"},
+	{Pattern: "volta", Arch: "volta"},
+	{Pattern: "pascal", Arch: "pascal"},
+	{Pattern: "maxwell", Arch: "maxwell"},
+}
+
+var tacticPatterns = func() [][]byte {
+	p := make([][]byte, len(tacticRules))
+	for i, r := range tacticRules {
+		p[i] = []byte(r.Pattern)
+	}
+	return p
+}()
+
+// TacticClass is what the tactic table says of one kernel name.
+type TacticClass struct {
+	Family     string
+	TensorCore bool
+	// Arch is the architecture the kernel was compiled for ("sm80",
+	// "ampere", ...): a lower bound on the GPU, not necessarily the GPU.
+	Arch string
+}
+
+// ClassifyTactic looks a tactic name up in the tactic table.
+func ClassifyTactic(tactic string) TacticClass {
+	if tactic == "" {
+		return TacticClass{Family: FamilyNone}
+	}
+	var buf [256]byte
+	low := lowerInto(buf[:0], tactic)
+	var c TacticClass
+	verdict := tcUnset
+	for i, r := range tacticRules {
+		if !bytes.Contains(low, tacticPatterns[i]) {
+			continue
+		}
+		if c.Family == "" && r.Family != "" {
+			c.Family = r.Family
+		}
+		if verdict == tcUnset && r.TensorCore != tcUnset {
+			verdict = r.TensorCore
+		}
+		if c.Arch == "" && r.Arch != "" {
+			c.Arch = r.Arch
+		}
+	}
+	if sm := smPrefix(tactic); sm != "" {
+		c.Arch = sm
+	}
+	if c.Family == "" {
+		c.Family = FamilyUnknown
+	}
+	c.TensorCore = verdict == tcYes
+	return c
+}
+
+// smPrefix returns "sm80" for "sm80_xmma_..." (the only place kernel names
+// put the architecture number), else "".
+func smPrefix(s string) string {
+	if len(s) < 4 || (s[0] != 's' && s[0] != 'S') || (s[1] != 'm' && s[1] != 'M') {
+		return ""
+	}
+	i := 2
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 2 || i < len(s) && s[i] != '_' {
+		return ""
+	}
+	if s[0] == 's' && s[1] == 'm' {
+		return s[:i] // a substring: no allocation
+	}
+	return "sm" + s[2:i]
+}
+
+// lowerInto appends the ASCII lower case of s to dst (no allocation while s
+// fits dst's capacity).
+func lowerInto(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}

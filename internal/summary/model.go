@@ -1,0 +1,125 @@
+package summary
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// Options control what Write prints.
+type Options struct {
+	Top    int    // layers in the top table; <= 0 means 20
+	By     string // "type", "precision", "tag", or "" for type and precision
+	Format string // "text" (default), "markdown", "csv", "json"
+	Color  bool   // ANSI colour (text only); the CLI sets it on a terminal
+	// NameWidth caps the layer-name column (runes); <= 0 means 60.
+	NameWidth int
+}
+
+// Formats and breakdowns Write accepts.
+var (
+	Formats    = []string{"text", "markdown", "csv", "json"}
+	Breakdowns = []string{"type", "precision", "tag"}
+)
+
+// view is the printed model of one backend.
+type view struct {
+	Label     string                  `json:"label"`
+	Status    string                  `json:"status"`
+	Mode      string                  `json:"analysis_mode"`
+	Messages  []string                `json:"messages"`
+	Layers    int                     `json:"layer_count"`
+	Records   int                     `json:"profile_count"`
+	Count     *int64                  `json:"count"`
+	TotalMs   float64                 `json:"total_ms"`
+	MedianMs  *float64                `json:"median_ms"`
+	Category  string                  `json:"category"`
+	Top       []row                   `json:"top"`
+	TopOf     int                     `json:"top_of"`
+	Tables    []table                 `json:"breakdowns"`
+	Findings  []contract.Finding      `json:"findings"`
+	Positives []contract.Positive     `json:"positives"`
+	Conc      *contract.Concentration `json:"concentration"`
+}
+
+type row struct {
+	Rank      int     `json:"rank"`
+	Name      string  `json:"name"`
+	Type      string  `json:"layer_type"`
+	Precision string  `json:"precision"`
+	AvgMs     float64 `json:"avg_ms"`
+	Share     float64 `json:"share_pct"`
+	Cum       float64 `json:"cum_pct"`
+}
+
+type table struct {
+	By   string               `json:"by"`
+	Rows []contract.Breakdown `json:"rows"`
+}
+
+func buildViews(d *contract.AnalyzeData, opt Options) []view {
+	out := make([]view, 0, len(d.Results))
+	for i := range d.Results {
+		b := &d.Results[i]
+		v := view{
+			Label: b.Label, Status: b.Validation.Status, Mode: b.Validation.AnalysisMode,
+			Layers: b.LayerCount, Records: b.ProfileCount, Count: b.Count,
+			Category: b.Model.Category, Findings: b.Issues, Positives: b.Positives, Conc: b.Concentration,
+			Messages: []string{},
+		}
+		for _, m := range b.Validation.Messages {
+			if m.Level == contract.LevelError || (b.Validation.Status != contract.StatusPassed && m.Level == contract.LevelWarning) {
+				v.Messages = append(v.Messages, m.Level+": "+m.Message)
+			}
+		}
+		if b.Timing != nil {
+			v.TotalMs, v.MedianMs = b.Timing.AverageInferenceMs, b.Timing.MedianInferenceMs
+		}
+		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
+		by := []string{"type", "precision"}
+		if opt.By != "" {
+			by = []string{opt.By}
+		}
+		for _, k := range by {
+			switch k {
+			case "type":
+				v.Tables = append(v.Tables, table{"type", b.TypeBreakdown})
+			case "precision":
+				v.Tables = append(v.Tables, table{"precision", b.PrecisionBreakdown})
+			case "tag":
+				v.Tables = append(v.Tables, table{"tag", b.TagBreakdown})
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// topRows returns the n most expensive records with share and cumulative
+// share of total, and how many timed records there are.
+func topRows(b *contract.Backend, n int, total float64) ([]row, int) {
+	if n <= 0 {
+		n = 20
+	}
+	idx := make([]int, len(b.Records))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(b.Records[y].AvgMs, b.Records[x].AvgMs) })
+	rows := []row{}
+	cum := 0.0
+	for k, i := range idx {
+		if k == n {
+			break
+		}
+		r := &b.Records[i]
+		share := 0.0
+		if total > 0 {
+			share = r.AvgMs / total * 100
+		}
+		cum += share
+		rows = append(rows, row{Rank: k + 1, Name: r.Name, Type: r.LayerType, Precision: r.Precision, AvgMs: r.AvgMs, Share: share, Cum: cum})
+	}
+	return rows, len(b.Records)
+}

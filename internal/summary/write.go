@@ -1,0 +1,306 @@
+package summary
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// Write renders d in opt.Format.
+func Write(w io.Writer, d *contract.AnalyzeData, opt Options) error {
+	if d == nil {
+		return fmt.Errorf("summary: no analysis data")
+	}
+	if opt.Format == "" {
+		opt.Format = "text"
+	}
+	if !slices.Contains(Formats, opt.Format) {
+		return fmt.Errorf("summary: unknown format %q (use one of %s)", opt.Format, strings.Join(Formats, ", "))
+	}
+	if opt.By != "" && !slices.Contains(Breakdowns, opt.By) {
+		return fmt.Errorf("summary: unknown breakdown %q (use one of %s)", opt.By, strings.Join(Breakdowns, ", "))
+	}
+	if opt.NameWidth <= 0 {
+		opt.NameWidth = 60
+	}
+	views := buildViews(d, opt)
+	bw := bufio.NewWriter(w)
+	var err error
+	switch opt.Format {
+	case "text":
+		writeText(bw, d, views, opt)
+	case "markdown":
+		writeMarkdown(bw, d, views, opt)
+	case "csv":
+		err = writeCSV(bw, views)
+	case "json":
+		err = json.MarshalWrite(bw, struct {
+			Model   string `json:"model_name"`
+			Status  string `json:"status"`
+			Results []view `json:"results"`
+		}{d.ModelName, d.Validation.Status, views}, jsontext.WithIndent("  "), json.Deterministic(true))
+		if err == nil {
+			err = bw.WriteByte('\n')
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}
+
+// Shorten cuts s to at most n runes by replacing its middle with "…", so
+// both the start (module path) and the end (op) of a layer name stay.
+func Shorten(s string, n int) string {
+	if n < 5 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+func ms(v float64) string  { return strconv.FormatFloat(v, 'f', 4, 64) }
+func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "%" }
+
+// grid prints aligned columns: right-aligned for columns in right.
+type grid struct {
+	rows  [][]string
+	right []bool
+}
+
+func (g *grid) add(cells ...string) { g.rows = append(g.rows, cells) }
+
+func (g *grid) write(w io.Writer, indent string, header func(string) string) {
+	widths := []int{}
+	for _, r := range g.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	for k, r := range g.rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < len(g.right) && g.right[i] {
+				b.WriteString(pad + c)
+			} else if i == len(r)-1 {
+				b.WriteString(c)
+			} else {
+				b.WriteString(c + pad)
+			}
+		}
+		line := b.String()
+		if k == 0 && header != nil {
+			line = header(line)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+type palette struct{ on bool }
+
+func (p palette) wrap(code, s string) string {
+	if !p.on {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+func (p palette) bold(s string) string { return p.wrap("1", s) }
+func (p palette) dim(s string) string  { return p.wrap("2", s) }
+func (p palette) status(s string) string {
+	switch s {
+	case contract.StatusPassed:
+		return p.wrap("32", s)
+	case contract.StatusFailed:
+		return p.wrap("31", s)
+	}
+	return p.wrap("33", s)
+}
+func (p palette) confidence(s string) string {
+	switch s {
+	case contract.ConfidenceHigh:
+		return p.wrap("31", s)
+	case contract.ConfidenceMedium:
+		return p.wrap("33", s)
+	}
+	return s
+}
+
+func countText(c *int64) string {
+	if c == nil {
+		return "unknown"
+	}
+	return strconv.FormatInt(*c, 10)
+}
+
+func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) {
+	p := palette{opt.Color}
+	name := d.ModelName
+	if name == "" {
+		name = "unknown model"
+	}
+	fmt.Fprintf(w, "%s  (%s: %d of %d backends passed)\n", p.bold(name), p.status(d.Validation.Status), d.Validation.PassedCount, d.Validation.BackendCount)
+	for _, v := range views {
+		fmt.Fprintf(w, "\nbackend %s: %s %s, %d layers, %d profile records, %s iterations\n",
+			p.bold(v.Label), p.status(v.Status), v.Mode, v.Layers, v.Records, countText(v.Count))
+		for _, m := range v.Messages {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
+			continue
+		}
+		line := fmt.Sprintf("  total %s ms (sum of layer averages)", ms(v.TotalMs))
+		if v.MedianMs != nil {
+			line += fmt.Sprintf(", median-based %s ms", ms(*v.MedianMs))
+		}
+		if v.Category != "" {
+			line += ", category " + v.Category
+		}
+		fmt.Fprintln(w, line)
+		if v.Conc != nil {
+			fmt.Fprintf(w, "  %d layers make 50%% of the time, %d make 80%%, %d make 90%%\n", v.Conc.Layers50, v.Conc.Layers80, v.Conc.Layers90)
+		}
+		fmt.Fprintf(w, "\n  top %d of %d layers\n", len(v.Top), v.TopOf)
+		g := grid{right: []bool{true, true, true, true}}
+		g.add("avg ms", "share", "cum", "#", "type", "precision", "name")
+		for _, r := range v.Top {
+			g.add(ms(r.AvgMs), pct(r.Share), pct(r.Cum), strconv.Itoa(r.Rank), r.Type, r.Precision, Shorten(r.Name, opt.NameWidth))
+		}
+		g.write(w, "  ", p.dim)
+		for _, t := range v.Tables {
+			if len(t.Rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "\n  by %s\n", t.By)
+			g := grid{right: []bool{true, true, true}}
+			g.add("ms", "share", "count", t.By)
+			for _, b := range t.Rows {
+				g.add(ms(b.TimeMs), pct(b.Percentage), strconv.Itoa(b.Count), Shorten(b.Name, opt.NameWidth))
+			}
+			g.write(w, "  ", p.dim)
+		}
+		fmt.Fprintf(w, "\n  findings (%d)\n", len(v.Findings))
+		for i, f := range v.Findings {
+			fmt.Fprintf(w, "  %d. %s  %s  share %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, pct(f.Share), f.Score, p.confidence(f.Confidence))
+			for _, e := range f.Evidence {
+				fmt.Fprintf(w, "     - %s\n", e)
+			}
+			fmt.Fprintf(w, "     next: %s\n", f.NextCheck)
+		}
+		if len(v.Positives) > 0 {
+			fmt.Fprintf(w, "\n  positives (%d)\n", len(v.Positives))
+			for _, ps := range v.Positives {
+				fmt.Fprintf(w, "  + %s: %s\n", ps.Title, strings.Join(ps.Evidence, " "))
+			}
+		}
+	}
+}
+
+// mdCell escapes a markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}
+
+func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) {
+	name := d.ModelName
+	if name == "" {
+		name = "unknown model"
+	}
+	fmt.Fprintf(w, "# %s\n\nValidation: **%s** (%d of %d backends passed)\n", mdCell(name), d.Validation.Status, d.Validation.PassedCount, d.Validation.BackendCount)
+	for _, v := range views {
+		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
+		fmt.Fprintf(w, "%d layers, %d profile records, %s iterations", v.Layers, v.Records, countText(v.Count))
+		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
+			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
+			if v.Category != "" {
+				fmt.Fprintf(w, ", category %s", v.Category)
+			}
+		}
+		fmt.Fprintln(w, ".")
+		for _, m := range v.Messages {
+			fmt.Fprintf(w, "\n> %s\n", mdCell(m))
+		}
+		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
+			continue
+		}
+		fmt.Fprintf(w, "\n### Top %d of %d layers\n\n| # | avg ms | share | cum | type | precision | name |\n|---:|---:|---:|---:|---|---|---|\n", len(v.Top), v.TopOf)
+		for _, r := range v.Top {
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", r.Rank, ms(r.AvgMs), pct(r.Share), pct(r.Cum), mdCell(r.Type), r.Precision, mdCell(Shorten(r.Name, opt.NameWidth)))
+		}
+		for _, t := range v.Tables {
+			if len(t.Rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "\n### By %s\n\n| %s | count | ms | share |\n|---|---:|---:|---:|\n", t.By, t.By)
+			for _, b := range t.Rows {
+				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", mdCell(b.Name), b.Count, ms(b.TimeMs), pct(b.Percentage))
+			}
+		}
+		fmt.Fprintf(w, "\n### Findings\n\n")
+		if len(v.Findings) == 0 {
+			fmt.Fprintln(w, "None.")
+		}
+		for i, f := range v.Findings {
+			fmt.Fprintf(w, "%d. **%s** (`%s`, share %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, pct(f.Share), f.Score, f.Confidence)
+			for _, e := range f.Evidence {
+				fmt.Fprintf(w, "   - %s\n", mdCell(e))
+			}
+			fmt.Fprintf(w, "   - Next check: %s\n", mdCell(f.NextCheck))
+		}
+		if len(v.Positives) > 0 {
+			fmt.Fprintf(w, "\n### Positives\n\n")
+			for _, ps := range v.Positives {
+				fmt.Fprintf(w, "- **%s**: %s\n", mdCell(ps.Title), mdCell(strings.Join(ps.Evidence, " ")))
+			}
+		}
+	}
+}
+
+// writeCSV writes one table: a row per top layer, breakdown row and finding,
+// with a section column, so spreadsheets and scripts can filter.
+func writeCSV(w io.Writer, views []view) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"label", "section", "rank", "name", "layer_type", "precision", "count", "avg_ms", "share_pct", "cum_pct", "score", "confidence"})
+	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+	for _, v := range views {
+		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
+			_ = cw.Write([]string{v.Label, "status", "", v.Status + " " + v.Mode, "", "", "", "", "", "", "", ""})
+			continue
+		}
+		for _, r := range v.Top {
+			_ = cw.Write([]string{v.Label, "top", strconv.Itoa(r.Rank), r.Name, r.Type, r.Precision, "", f4(r.AvgMs), f4(r.Share), f4(r.Cum), "", ""})
+		}
+		for _, t := range v.Tables {
+			for i, b := range t.Rows {
+				_ = cw.Write([]string{v.Label, "by_" + t.By, strconv.Itoa(i + 1), b.Name, "", "", strconv.Itoa(b.Count), f4(b.TimeMs), f4(b.Percentage), "", "", ""})
+			}
+		}
+		for i, f := range v.Findings {
+			_ = cw.Write([]string{v.Label, "finding", strconv.Itoa(i + 1), f.ID, "", "", strconv.Itoa(len(f.Layers)), f4(f.Metrics["time_ms"]), f4(f.Share), "", f4(f.Score), f.Confidence})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
