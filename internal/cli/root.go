@@ -50,7 +50,7 @@ var commandFactories = map[string]func() *cobra.Command{}
 
 func register(name string, f func() *cobra.Command) { commandFactories[name] = f }
 
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(stdout, stderr io.Writer, prof *profiling) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "trtperf",
 		Short: "Analyse TensorRT layer-info and profile dumps",
@@ -69,6 +69,7 @@ Typical use:
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.CompletionOptions.DisableDefaultCmd = true
+	prof.add(root)
 	names := make([]string, 0, len(commandFactories))
 	for n := range commandFactories {
 		names = append(names, n)
@@ -86,9 +87,18 @@ Typical use:
 
 // Main runs trtperf with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdout, stderr)
+	var prof profiling
+	root := newRootCmd(stdout, stderr, &prof)
+	args, err := expandDataArgs(args)
+	if err != nil {
+		printError(stderr, err)
+		return ExitCannotRun
+	}
 	root.SetArgs(args)
-	err := root.Execute()
+	err = root.Execute()
+	if perr := prof.stop(); perr != nil && err == nil {
+		err = perr
+	}
 	if err == nil {
 		return ExitOK
 	}

@@ -1,0 +1,74 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
+)
+
+// Analyze reads every backend of scope and returns the analyze-data.json
+// model. A backend whose files are broken is reported as failed in the
+// result, never returned as an error: the error return is reserved for
+// problems that prevent writing any structured data at all.
+func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) {
+	if scope == nil {
+		return nil, fmt.Errorf("analyze: no input scope")
+	}
+	d := &contract.AnalyzeData{
+		SchemaVersion:     contract.SchemaVersion,
+		Tool:              contract.Tool{Name: ToolName, Version: opt.ToolVersion},
+		ModelNameEvidence: []contract.Evidence{},
+		ModelComponents:   []string{},
+		Results:           make([]contract.Backend, 0, len(scope.Backends)),
+	}
+	if scope.Folder != "" {
+		f := scope.Folder
+		d.Folder = &f
+	}
+	id := identify(scope, opt.ModelName)
+	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
+	d.ModelComponents = id.components
+
+	for _, b := range scope.Backends {
+		d.Results = append(d.Results, analyzeBackend(b, scope, id))
+	}
+	d.Validation = rollUp(d.Results, scope)
+	return d, nil
+}
+
+// rollUp summarises the per-backend gates.
+func rollUp(results []contract.Backend, scope *discover.Scope) contract.Validation {
+	v := contract.Validation{BackendCount: len(results), Warnings: []string{}}
+	for _, r := range results {
+		if r.Validation.Status == contract.StatusPassed {
+			v.PassedCount++
+		} else {
+			v.FailedCount++
+			if first := firstError(r.Validation.Messages); first != "" {
+				v.Warnings = append(v.Warnings, fmt.Sprintf("backend %s failed: %s", r.Label, first))
+			}
+		}
+	}
+	switch {
+	case v.BackendCount > 0 && v.PassedCount == v.BackendCount:
+		v.Status = contract.StatusPassed
+	case v.PassedCount > 0:
+		v.Status = contract.StatusPartial
+	default:
+		v.Status = contract.StatusFailed
+	}
+	for _, ig := range scope.Ignored {
+		v.Warnings = append(v.Warnings, "ignored "+ig)
+	}
+	return v
+}
+
+func firstError(ms []contract.Message) string {
+	for _, m := range ms {
+		if m.Level == contract.LevelError {
+			return m.Message
+		}
+	}
+	return ""
+}

@@ -1,0 +1,30 @@
+package analysis
+
+// Stable validation message codes. Scripts and agents key on these; change
+// the wording of a message freely, never its code.
+const (
+	CodeNamesOnly            = "names_only_layer_info"
+	CodeMissingLayerInfo     = "missing_layer_info"
+	CodeNoProfile            = "no_profile"
+	CodeNoLayers             = "no_layers"
+	CodeEmptyProfile         = "empty_profile"
+	CodeNameMismatch         = "name_mismatch"
+	CodeNotDAG               = "graph_not_dag"
+	CodeInputProduced        = "graph_input_produced"
+	CodeAmbiguousTensor      = "ambiguous_tensor"
+	CodePercentageSum        = "percentage_sum"
+	CodeTimeAvgCount         = "time_average_count_mismatch"
+	CodeAllZeroTimes         = "all_zero_times"
+	CodeZeroTimeLayers       = "zero_time_layers"
+	CodeOptProfilesSetAside  = "optimization_profiles_set_aside"
+	CodeSubgraphs            = "multiple_engines"
+	CodeCountInferred        = "count_inferred"
+	CodeCountUnknown         = "count_unknown"
+	CodeProfileSourceLatency = "profile_from_latency_samples"
+	CodeDuplicateNames       = "repeated_layer_names"
+	CodeIgnoredFile          = "ignored_file"
+	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",
+	// "layer_info_json_malformed", "layer_info_unreadable".
+	sideLayerInfo = "layer_info"
+	sideProfile   = "profile"
+)

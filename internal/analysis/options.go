@@ -1,0 +1,16 @@
+// Package analysis turns discovered dump files into the analyze-data.json
+// model: it reads each backend, runs the integrity gate (name matching, DAG,
+// consistency), and computes timing, records, breakdowns, identity and
+// findings. It knows nothing of how results are printed.
+package analysis
+
+// Options tune one analysis run.
+type Options struct {
+	// ModelName, when set, wins over every inferred identity.
+	ModelName string
+	// ToolVersion is written into analyze-data.json's tool field.
+	ToolVersion string
+}
+
+// ToolName is the name written into analyze-data.json's tool field.
+const ToolName = "trtperf"

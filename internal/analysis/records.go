@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/layerfacts"
+)
+
+// deriveFacts computes every layer's facts, split over the CPUs: it is pure
+// per layer, and engines reach 10^5 layers.
+func deriveFacts(ls []engine.Layer) []layerfacts.Facts {
+	out := make([]layerfacts.Facts, len(ls))
+	workers := runtime.GOMAXPROCS(0)
+	if len(ls) < 4096 || workers < 2 {
+		for i := range ls {
+			out[i] = layerfacts.Derive(&ls[i])
+		}
+		return out
+	}
+	var wg sync.WaitGroup
+	chunk := (len(ls) + workers - 1) / workers
+	for start := 0; start < len(ls); start += chunk {
+		end := min(start+chunk, len(ls))
+		wg.Go(func() {
+			for i := start; i < end; i++ {
+				out[i] = layerfacts.Derive(&ls[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// buildRecords makes one record per profile record, in profile order, each
+// pointing at its matched layer.
+func buildRecords(recs []engine.ProfileRecord, layerOf []int, ls []engine.Layer, facts []layerfacts.Facts) []contract.Record {
+	out := make([]contract.Record, len(recs))
+	medians := make([]float64, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		idx := layerOf[i]
+		c := &out[i]
+		c.Name = r.Name
+		c.Layer = idx
+		c.TimeMs = r.TimeMs
+		c.AvgMs = r.AverageMs
+		c.Percentage = r.Percentage
+		if r.HasMedian {
+			medians[i] = r.MedianMs
+			c.MedianMs = &medians[i]
+		}
+		if idx < 0 {
+			c.InputTypes, c.OutputTypes, c.Tags = []string{}, []string{}, []string{}
+			continue
+		}
+		f := &facts[idx]
+		l := &ls[idx]
+		c.LayerType = f.DerivedType
+		c.RawLayerType = l.Type
+		c.Precision = f.Precision
+		c.InputTypes = nonNil(f.InputTypes)
+		c.OutputTypes = nonNil(f.OutputTypes)
+		c.Tactic = l.TacticName
+		c.TacticFamily = f.TacticFamily
+		c.TensorCore = f.TensorCore
+		if f.MyelinGraph >= 0 {
+			g := f.MyelinGraph
+			c.MyelinGraph = &g
+		}
+		c.FusedOps = f.FusedOps
+		c.Tags = nonNil(f.Tags)
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/engine"
+)
+
+// Count sources.
+const (
+	CountFromHeader    = "header"
+	CountFromSamples   = "samples"
+	CountFromTimeRatio = "inferred_time_ratio"
+	CountUnknown       = "none"
+)
+
+// iterations returns the profiling iteration count and where it came from:
+// the {"count": N} header, the samples per layer of a latency dict, or the
+// typical timeMs/averageMs ratio when the header is missing.
+func iterations(p *engine.Profile) (*int64, string) {
+	if p.HasCount {
+		n := p.Count
+		return &n, sourceForKind(p.Kind)
+	}
+	var ratios []float64
+	for _, r := range p.Records {
+		if r.AverageMs > 0 && r.TimeMs > 0 {
+			ratios = append(ratios, r.TimeMs/r.AverageMs)
+		}
+	}
+	if len(ratios) == 0 {
+		return nil, CountUnknown
+	}
+	slices.Sort(ratios)
+	n := int64(math.Round(ratios[len(ratios)/2]))
+	if n < 1 {
+		return nil, CountUnknown
+	}
+	return &n, CountFromTimeRatio
+}
+
+func sourceForKind(kind string) string {
+	if kind == engine.ProfileLatencyDict {
+		return CountFromSamples
+	}
+	return CountFromHeader
+}
+
+// timing sums the records and adds consistency notes; problems found become
+// warnings (never failures: the numbers are still usable).
+func timing(p *engine.Profile, count *int64, msgs *messages) *contract.Timing {
+	t := &contract.Timing{Notes: []string{}}
+	var medianSum float64
+	allMedian := len(p.Records) > 0
+	mismatched := 0
+	for _, r := range p.Records {
+		t.TotalMs += r.TimeMs
+		t.AverageInferenceMs += r.AverageMs
+		t.PercentageSum += r.Percentage
+		if r.HasMedian {
+			medianSum += r.MedianMs
+		} else {
+			allMedian = false
+		}
+		if r.AverageMs == 0 && r.TimeMs == 0 {
+			t.ZeroTimeRecords++
+		}
+		if count != nil && p.Kind == engine.ProfileTrtexec && r.AverageMs > 0 {
+			want := r.AverageMs * float64(*count)
+			if math.Abs(r.TimeMs-want) > 0.01*want+1e-6 {
+				mismatched++
+			}
+		}
+	}
+	if allMedian {
+		t.MedianInferenceMs = &medianSum
+	}
+	t.Notes = append(t.Notes, "average_inference_ms is the sum of per-layer averages; per-layer profiling adds CUDA-event overhead, so it is larger than the engine's end-to-end latency (see trtexec --exportTimes or a run with --separateProfileRun)")
+	n := len(p.Records)
+	switch {
+	case n > 0 && t.ZeroTimeRecords == n:
+		msgs.warning(CodeAllZeroTimes, "every profile record has 0 ms: the profile carries no timing (was profiling enabled? run trtexec with --dumpProfile --exportProfile=F)")
+	case t.ZeroTimeRecords > 0:
+		msgs.info(CodeZeroTimeLayers, fmt.Sprintf("%d of %d layers take 0 ms (NoOps and reformats TensorRT elides at run time)", t.ZeroTimeRecords, n))
+	}
+	if n > 0 && t.ZeroTimeRecords < n && math.Abs(t.PercentageSum-100) > 1 {
+		msgs.warning(CodePercentageSum, fmt.Sprintf("profile percentages sum to %.3g, not about 100: the profile may be truncated or merged from several runs", t.PercentageSum))
+	}
+	if mismatched > 0 {
+		msgs.warning(CodeTimeAvgCount, fmt.Sprintf("%d of %d records have timeMs different from averageMs × count (%d) by more than 1%%", mismatched, n, *count))
+	}
+	return t
+}

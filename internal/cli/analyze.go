@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
+)
+
+func init() { register("analyze", newAnalyzeCmd) }
+
+// scopeFlags are the input flags shared by commands that read dumps.
+type scopeFlags struct {
+	data      dataPairs
+	modelName string
+}
+
+func (s *scopeFlags) add(c *cobra.Command) {
+	c.Flags().Var(&s.data, "data", "a backend from explicit files: --data LAYERS [PROFILE] (repeatable; any file names)")
+	c.Flags().Var(profileOfLast{&s.data}, "data-profile", "")
+	_ = c.Flags().MarkHidden("data-profile")
+	c.Flags().StringVar(&s.modelName, "model-name", "", "model name to record (wins over names inferred from configs, folder and file names)")
+}
+
+// scope resolves the command's inputs: one folder, or --data pairs.
+func (s *scopeFlags) scope(args []string) (*discover.Scope, error) {
+	switch {
+	case len(args) > 0 && len(s.data.pairs) > 0:
+		return nil, cannotRun("give either a FOLDER or --data pairs, not both (got folder %s and %d --data)", args[0], len(s.data.pairs))
+	case len(args) > 1:
+		return nil, cannotRun("one FOLDER at a time (got %d: %s); analyze each folder separately or use --data for explicit files", len(args), strings.Join(args, " "))
+	case len(args) == 1:
+		sc, err := discover.Folder(args[0])
+		if err != nil {
+			return nil, &ExitError{Code: ExitCannotRun, Err: err}
+		}
+		return sc, nil
+	case len(s.data.pairs) > 0:
+		sc, err := discover.Pairs(s.data.pairs)
+		if err != nil {
+			return nil, &ExitError{Code: ExitCannotRun, Err: err}
+		}
+		return sc, nil
+	default:
+		return nil, cannotRun("no input: give a FOLDER holding layers_<label>.json / profile_<label>.json, or --data LAYERS [PROFILE]")
+	}
+}
+
+func newAnalyzeCmd() *cobra.Command {
+	var sf scopeFlags
+	var output string
+	c := &cobra.Command{
+		Use:   "analyze FOLDER | --data LAYERS [PROFILE] ...",
+		Short: "Validate dumps and write analyze-data.json",
+		Long: `analyze reads TensorRT dumps, runs the integrity gate on every backend and
+writes analyze-data.json, the contract that validate, summary, package and AI
+diagnosis read.
+
+FOLDER holds layers_<label>.json and/or profile_<label>.json (latency_<label>.json
+per-layer sample dicts also count as a profile); each label is one backend.
+Other file names are recognised by content and paired by common stem. With
+--data, give each backend's files explicitly.
+
+analyze exits 0 whenever it wrote the JSON, even when every backend failed
+validation: the JSON says why (results[].validation.messages). It exits 2 when
+it could not run (missing folder, unreadable input, unwritable --output).`,
+		Example: `  trtperf analyze dumps/ --output analyze-data.json
+  trtperf analyze --data engine.graph.json engine.profile.json --model-name resnet50
+  trtperf analyze --data a/layers.json a/profile.json --data b/layers.json b/profile.json`,
+		RunE: func(c *cobra.Command, args []string) error {
+			sc, err := sf.scope(args)
+			if err != nil {
+				return err
+			}
+			var w io.Writer = c.OutOrStdout()
+			var f *os.File
+			if output != "" && output != "-" {
+				// Open before the work so a bad path fails fast.
+				f, err = os.Create(output)
+				if err != nil {
+					return cannotRun("cannot write --output %s: %v; choose a writable path", output, errors.Unwrap(err))
+				}
+				w = f
+			}
+			d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
+			if err == nil {
+				bw := bufio.NewWriterSize(w, 1<<20)
+				if err = contract.Encode(bw, d); err == nil {
+					err = bw.Flush()
+				}
+			}
+			if f != nil {
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					os.Remove(output)
+				}
+			}
+			if err != nil {
+				return cannotRun("analyze: %v", err)
+			}
+			if f != nil {
+				fmt.Fprintln(c.ErrOrStderr(), verdictLine(output, d))
+			}
+			return nil
+		},
+	}
+	sf.add(c)
+	c.Flags().StringVarP(&output, "output", "o", "", "write analyze-data.json here (default: stdout)")
+	return c
+}
+
+// verdictLine tells a person at a terminal what the JSON says, in one line.
+func verdictLine(path string, d *contract.AnalyzeData) string {
+	v := d.Validation
+	s := fmt.Sprintf("wrote %s: %d backend(s), %d passed, %d failed (%s)", path, v.BackendCount, v.PassedCount, v.FailedCount, v.Status)
+	for _, r := range d.Results {
+		if r.Validation.Status != contract.StatusPassed {
+			for _, m := range r.Validation.Messages {
+				if m.Level == contract.LevelError {
+					s += fmt.Sprintf("; %s: %s", r.Label, m.Code)
+					break
+				}
+			}
+		}
+	}
+	return s
+}

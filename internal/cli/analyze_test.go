@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const tinyLayers = `{"Layers": [
+ {"Name": "conv", "LayerType": "CaskConvolution",
+  "Inputs": [{"Name": "x", "Dimensions": [1,3,8,8], "Format/Datatype": "Row major linear FP16 format"}],
+  "Outputs": [{"Name": "y", "Dimensions": [1,8,8,8], "Format/Datatype": "Row major linear FP16 format"}],
+  "TacticName": "sm80_xmma_fprop_implicit_gemm_f16f16_f16f16_f16_nhwckrsc_nhwc_tilesize64x64x64_stage4_warpsize2x2x1_g1_tensor16x8x16"}],
+ "Bindings": ["x", "y"]}`
+
+const tinyProfile = `[{"count": 10}, {"name": "conv", "timeMs": 1.0, "averageMs": 0.1, "medianMs": 0.1, "percentage": 100}]`
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	good := filepath.Join(dir, "good")
+	l := writeFile(t, filepath.Join(good, "layers_fp16.json"), tinyLayers)
+	p := writeFile(t, filepath.Join(good, "profile_fp16.json"), tinyProfile)
+	tests := []struct {
+		name  string
+		args  []string
+		hints []string
+	}{
+		{"no input", []string{"analyze"}, []string{"FOLDER"}},
+		{"missing folder", []string{"analyze", filepath.Join(dir, "nope")}, []string{"nope"}},
+		{"empty folder", []string{"analyze", empty}, []string{"layers_<label>.json"}},
+		{"unwritable output", []string{"analyze", good, "--output", filepath.Join(dir, "no", "such", "dir", "x.json")}, []string{"--output"}},
+		{"data with three paths", []string{"analyze", "--data", l, p, p}, []string{"one or two paths"}},
+		{"folder and data", []string{"analyze", good, "--data", l, p}, []string{"not both"}},
+		{"missing data file", []string{"analyze", "--data", filepath.Join(dir, "missing.json")}, []string{"missing.json"}},
+		{"unknown flag", []string{"analyze", good, "--bogus"}, []string{"--bogus"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, tt.args...)
+			wantError(t, code, stderr, ExitCannotRun, tt.hints...)
+		})
+	}
+}
+
+// An unreadable file given explicitly stops the command (exit 2); one found
+// in a folder fails its backend and the JSON still says why (exit 0). A
+// folder standing where a file should be is unreadable even for root.
+func TestAnalyzeUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "profile_fp16.json"), tinyProfile)
+	unreadable := filepath.Join(dir, "layers_fp16.json")
+	os.Mkdir(unreadable, 0o755)
+
+	code, _, stderr := run(t, "analyze", "--data", unreadable)
+	wantError(t, code, stderr, ExitCannotRun, "layers_fp16.json")
+
+	out := filepath.Join(t.TempDir(), "a.json")
+	code, _, stderr = run(t, "analyze", dir, "--output", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0 with a failed backend: %s", code, stderr)
+	}
+	d := readJSON(t, out)
+	if d["validation"].(map[string]any)["status"] != "failed" {
+		t.Errorf("unreadable layer file must fail its backend: %v", d["validation"])
+	}
+}
+
+func TestAnalyzeWritesJSONAndExitsZeroEvenWhenBackendsFail(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "layers_fp16.json"), tinyLayers)
+	writeFile(t, filepath.Join(dir, "profile_fp16.json"), tinyProfile)
+	writeFile(t, filepath.Join(dir, "layers_int8.json"), `{"Layers": ["conv"], "Bindings": ["x", "y"]}`)
+	writeFile(t, filepath.Join(dir, "profile_int8.json"), tinyProfile)
+	out := filepath.Join(t.TempDir(), "analyze-data.json")
+	code, _, stderr := run(t, "analyze", dir, "--output", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0: %s", code, stderr)
+	}
+	d := readJSON(t, out)
+	v := d["validation"].(map[string]any)
+	if v["status"] != "partial" || v["passed_count"].(float64) != 1 || v["failed_count"].(float64) != 1 {
+		t.Errorf("validation = %v, want partial 1/1", v)
+	}
+	int8 := d["results"].([]any)[1].(map[string]any)
+	msgs := int8["validation"].(map[string]any)["messages"].([]any)
+	if first := msgs[0].(map[string]any); first["code"] != "names_only_layer_info" {
+		t.Errorf("first message of names-only backend = %v", first)
+	}
+
+	// Same input, same bytes; stdout gets the same JSON as --output.
+	code, stdout, _ := run(t, "analyze", dir)
+	again, _ := os.ReadFile(out)
+	if code != ExitOK || stdout != string(again) {
+		t.Errorf("stdout output differs from --output file (exit %d)", code)
+	}
+}
+
+func TestAnalyzeDataPairsGetDistinctLabels(t *testing.T) {
+	dir := t.TempDir()
+	l1 := writeFile(t, filepath.Join(dir, "a", "layers.json"), tinyLayers)
+	p1 := writeFile(t, filepath.Join(dir, "a", "profile.json"), tinyProfile)
+	l2 := writeFile(t, filepath.Join(dir, "b", "layers.json"), tinyLayers)
+	p2 := writeFile(t, filepath.Join(dir, "b", "profile.json"), tinyProfile)
+	code, stdout, stderr := run(t, "analyze", "--data", l1, p1, "--data", l2, p2, "--model-name", "tiny")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d map[string]any
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	rs := d["results"].([]any)
+	if len(rs) != 2 {
+		t.Fatalf("want 2 backends, got %d", len(rs))
+	}
+	a, b := rs[0].(map[string]any)["label"], rs[1].(map[string]any)["label"]
+	if a == b {
+		t.Errorf("two --data pairs with equal file names got the same label %v", a)
+	}
+	if d["model_name"] != "tiny" || d["model_name_confidence"] != "high" {
+		t.Errorf("--model-name must win: %v %v", d["model_name"], d["model_name_confidence"])
+	}
+}
+
+func readJSON(t *testing.T, path string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatalf("%s is not JSON: %v", path, err)
+	}
+	return d
+}
