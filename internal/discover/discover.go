@@ -1,0 +1,435 @@
+// Package discover decides which files of a folder (or of --data pairs)
+// form which backend: conventional names first (layers_<label>.json with
+// profile_<label>.json, latency_<label>.json, times_<label>.json,
+// meta_<label>_*.json), then other JSON files recognised by content and
+// paired by common stem.
+//
+// Stem rule for files recognised by content: the name without ".json" and
+// without one trailing role word ("graph", "layers", "layer_info",
+// "engine_layer_information", "profile", "latency", "times", ...) separated
+// by '.', '_' or '-' is the stem; files with the same stem (any case) belong
+// to one backend. Its label is the stem without a serialized-engine
+// extension: x.engine.graph.json + x.engine.profile.json → stem "x.engine",
+// label "x". If that label is already taken by a conventionally named
+// backend the stem itself is the label ("x.engine"), then "-2", "-3", ...
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/dump"
+)
+
+// Backend is one engine's set of files.
+type Backend struct {
+	Label       string
+	LayerPath   string // absolute, "" when none
+	ProfilePath string // absolute, "" when none (trtexec profile or latency dict)
+	TimesPath   string // trtexec --exportTimes companion, "" when none
+	MetaPaths   []string
+	Notes       []string // how the files were recognised and paired
+}
+
+// Scope is what one analysis run looks at.
+type Scope struct {
+	Folder      string    // absolute folder, "" for --data mode
+	Backends    []Backend // sorted by label
+	EngineFiles []string  // *.engine, *.plan, *.trt in the folder (base names, sorted)
+	ConfigFiles []string  // config.json, model_index.json, ... (absolute, sorted)
+	Ignored     []string  // "name: reason" for files looked at and not used
+}
+
+// ComponentsError says a folder holds no dumps itself but has component
+// subfolders that do (a diffusion pipeline's unet/, vae/, ...).
+type ComponentsError struct {
+	Parent     string   // absolute folder
+	Components []string // base names of the component subfolders, sorted
+}
+
+func (e *ComponentsError) Error() string {
+	return fmt.Sprintf("%s holds no dumps but component folders: %s; analyze one component folder at a time (e.g. %s) or use --suite",
+		e.Parent, strings.Join(e.Components, ", "), filepath.Join(e.Parent, e.Components[0]))
+}
+
+// ErrNoDumps is wrapped by the error of a folder without dump files.
+var ErrNoDumps = errors.New("no TensorRT dumps found")
+
+// Folder discovers the backends of one folder.
+func Folder(dir string) (*Scope, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("folder %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("folder %s does not exist; pass the folder that holds layers_<label>.json and profile_<label>.json: %w", abs, fs.ErrNotExist)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read folder %s: %w", abs, err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("%s is a file, not a folder; pass its folder, or analyze single files with --data %s [PROFILE]", abs, abs)
+	}
+	sc, names, err := scan(abs)
+	if err != nil {
+		return nil, err
+	}
+	if len(sc.Backends) > 0 {
+		return sc, nil
+	}
+	comps, err := FindComponents(abs)
+	if err != nil {
+		return nil, err
+	}
+	if len(comps) > 0 {
+		ce := &ComponentsError{Parent: abs}
+		for _, c := range comps {
+			ce.Components = append(ce.Components, filepath.Base(c))
+		}
+		return nil, ce
+	}
+	found := "the folder is empty"
+	if len(names) > 0 {
+		if len(names) > 10 {
+			names = append(names[:10], "...")
+		}
+		found = "found: " + strings.Join(names, ", ")
+	}
+	return nil, fmt.Errorf("%s: %w (%s); expected layers_<label>.json (trtexec --exportLayerInfo=F --profilingVerbosity=detailed) and profile_<label>.json (trtexec --exportProfile=F)",
+		abs, ErrNoDumps, found)
+}
+
+// FindComponents returns the subfolders of dir (absolute, sorted) that
+// directly hold dumps.
+func FindComponents(dir string) ([]string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("folder %s: %w", dir, err)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list folder %s: %w", abs, err)
+	}
+	var comps []string
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub := filepath.Join(abs, e.Name())
+		sc, _, err := scan(sub)
+		if err != nil {
+			continue // an unreadable subfolder is not a component
+		}
+		if len(sc.Backends) > 0 {
+			comps = append(comps, sub)
+		}
+	}
+	return comps, nil // ReadDir sorts by name
+}
+
+// group gathers the files of one backend while scanning.
+type group struct {
+	label    string
+	layer    string
+	profile  string
+	latency  string
+	times    string
+	meta     []string
+	notes    []string
+	byStem   bool
+	stemName string
+}
+
+// scan classifies the files of dir. names lists the regular files seen (for
+// the no-dumps message).
+func scan(dir string) (*Scope, []string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot list folder %s: %w", dir, err)
+	}
+	sc := &Scope{Folder: dir}
+	conv := map[string]*group{} // by lower-case label
+	var metas, timesFiles, others []string
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(dir, name)); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+		}
+		names = append(names, name)
+		path := filepath.Join(dir, name)
+		if isEngineFile(name) {
+			sc.EngineFiles = append(sc.EngineFiles, name)
+			continue
+		}
+		if _, isJSON := trimJSON(name); !isJSON {
+			sc.Ignored = append(sc.Ignored, name+": not a JSON file")
+			continue
+		}
+		if configNames[strings.ToLower(name)] {
+			sc.ConfigFiles = append(sc.ConfigFiles, path)
+			continue
+		}
+		r, label := conventional(name)
+		switch r {
+		case roleMeta:
+			metas = append(metas, name)
+			continue
+		case roleTimes:
+			timesFiles = append(timesFiles, name)
+			continue
+		case roleNone:
+			others = append(others, name)
+			continue
+		}
+		if label == "" {
+			label = defaultLabel
+		}
+		key := strings.ToLower(label)
+		g := conv[key]
+		if g == nil {
+			g = &group{label: label}
+			conv[key] = g
+		}
+		slot := map[role]*string{roleLayers: &g.layer, roleProfile: &g.profile, roleLatency: &g.latency}[r]
+		if *slot != "" {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a second file for label %q (%s is used)", name, label, filepath.Base(*slot)))
+			continue
+		}
+		*slot = path
+		if r == roleLayers && label != g.label {
+			g.label = label // the layer file's spelling names the backend
+		}
+	}
+
+	groups := make([]*group, 0, len(conv))
+	for _, g := range conv {
+		groups = append(groups, g)
+	}
+	groups = append(groups, byContent(dir, others, conv, sc)...)
+
+	for _, g := range groups {
+		if g.latency != "" {
+			if g.profile != "" {
+				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: label %q also has the trtexec profile %s, which is used",
+					filepath.Base(g.latency), g.label, filepath.Base(g.profile)))
+			} else {
+				g.profile = g.latency
+				g.notes = append(g.notes, fmt.Sprintf("%s (per-layer latency samples) is the profile", filepath.Base(g.latency)))
+			}
+		}
+	}
+	attachTimes(dir, timesFiles, groups, sc)
+	attachMeta(dir, metas, groups, sc)
+
+	for _, g := range groups {
+		if g.layer == "" && g.profile == "" {
+			continue
+		}
+		sc.Backends = append(sc.Backends, Backend{
+			Label: g.label, LayerPath: g.layer, ProfilePath: g.profile, TimesPath: g.times,
+			MetaPaths: g.meta, Notes: g.notes,
+		})
+	}
+	slices.SortFunc(sc.Backends, func(a, b Backend) int { return strings.Compare(a.Label, b.Label) })
+	slices.Sort(sc.ConfigFiles)
+	slices.Sort(sc.Ignored)
+	return sc, names, nil
+}
+
+// byContent sniffs JSON files with unconventional names and groups dumps by
+// stem (see the package comment). Configs and metadata are recorded too.
+func byContent(dir string, names []string, conv map[string]*group, sc *Scope) []*group {
+	stems := map[string]*group{}
+	var order []string
+	var metaByStem = map[string][]string{}
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		kind, err := sniffFile(path)
+		if err != nil {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
+			continue
+		}
+		base, _ := trimJSON(name)
+		stem := stemOf(base)
+		key := strings.ToLower(stem)
+		switch kind {
+		case dump.KindConfig:
+			sc.ConfigFiles = append(sc.ConfigFiles, path)
+			continue
+		case dump.KindMetadata:
+			metaByStem[key] = append(metaByStem[key], path)
+			continue
+		case dump.KindUnknown:
+			sc.Ignored = append(sc.Ignored, name+": not recognised as layer info, a profile or times by its content")
+			continue
+		}
+		g := stems[key]
+		if g == nil {
+			g = &group{byStem: true, stemName: stem}
+			stems[key] = g
+			order = append(order, key)
+		}
+		var slot *string
+		switch kind {
+		case dump.KindLayerInfo:
+			slot = &g.layer
+		case dump.KindProfile:
+			slot = &g.profile
+		case dump.KindLatencyDict:
+			slot = &g.latency
+		case dump.KindTimes:
+			slot = &g.times
+		}
+		if *slot != "" {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a second %s file with stem %q (%s is used)", name, kind, stem, filepath.Base(*slot)))
+			continue
+		}
+		*slot = path
+		g.notes = append(g.notes, fmt.Sprintf("%s recognised by content as %s", name, kind))
+	}
+	slices.Sort(order)
+	taken := map[string]bool{}
+	for k := range conv {
+		taken[k] = true
+	}
+	var out []*group
+	for _, key := range order {
+		g := stems[key]
+		if g.layer == "" && g.profile == "" && g.latency == "" {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: times without layer info or a profile of stem %q", filepath.Base(g.times), g.stemName))
+			continue
+		}
+		g.label = uniqueLabel(taken, labelOfStem(g.stemName), g.stemName)
+		if g.label == "" {
+			g.label = defaultLabel
+		}
+		g.notes = append(g.notes, fmt.Sprintf("paired by common stem %q", g.stemName))
+		g.meta = metaByStem[key]
+		delete(metaByStem, key)
+		out = append(out, g)
+	}
+	for _, paths := range metaByStem {
+		for _, p := range paths {
+			sc.Ignored = append(sc.Ignored, filepath.Base(p)+": metadata without a dump of the same stem")
+		}
+	}
+	return out
+}
+
+// uniqueLabel returns label, or fallback, or label-2, label-3, ... whichever
+// is not taken yet (case-insensitively), and marks it taken.
+func uniqueLabel(taken map[string]bool, label, fallback string) string {
+	pick := func(l string) string {
+		taken[strings.ToLower(l)] = true
+		return l
+	}
+	if !taken[strings.ToLower(label)] {
+		return pick(label)
+	}
+	if fallback != "" && !taken[strings.ToLower(fallback)] {
+		return pick(fallback)
+	}
+	for n := 2; ; n++ {
+		if l := fmt.Sprintf("%s-%d", label, n); !taken[strings.ToLower(l)] {
+			return pick(l)
+		}
+	}
+}
+
+// attachTimes gives times_<label>.json to the backend of that label.
+func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
+	for _, name := range files {
+		_, label := conventional(name)
+		if label == "" {
+			label = defaultLabel
+		}
+		g := findGroup(groups, label)
+		switch {
+		case g == nil:
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: no layer info or profile with label %q", name, label))
+		case g.times != "":
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: label %q already has times %s", name, label, filepath.Base(g.times)))
+		default:
+			g.times = filepath.Join(dir, name)
+		}
+	}
+}
+
+// attachMeta gives meta_<label>_*.json to the backend whose label is the
+// longest that fits; a meta file naming no backend (meta_device.json) is
+// shared by all backends of the folder.
+func attachMeta(dir string, files []string, groups []*group, sc *Scope) {
+	for _, name := range files {
+		base, _ := trimJSON(name)
+		rest := strings.ToLower(base[len("meta")+1:])
+		var best *group
+		for _, g := range groups {
+			if g.layer == "" && g.profile == "" {
+				continue
+			}
+			l := strings.ToLower(g.label)
+			if rest == l || strings.HasPrefix(rest, l+"_") {
+				if best == nil || len(g.label) > len(best.label) {
+					best = g
+				}
+			}
+		}
+		path := filepath.Join(dir, name)
+		switch {
+		case best != nil:
+			best.meta = append(best.meta, path)
+		case !strings.ContainsAny(rest, "_"):
+			n := 0
+			for _, g := range groups {
+				if g.layer != "" || g.profile != "" {
+					g.meta = append(g.meta, path)
+					n++
+				}
+			}
+			if n == 0 {
+				sc.Ignored = append(sc.Ignored, name+": metadata without any dump")
+			}
+		default:
+			sc.Ignored = append(sc.Ignored, name+": metadata for a label with no layer info or profile")
+		}
+	}
+	for _, g := range groups {
+		slices.Sort(g.meta)
+	}
+}
+
+func findGroup(groups []*group, label string) *group {
+	for _, g := range groups {
+		if !g.byStem && strings.EqualFold(g.label, label) {
+			return g
+		}
+	}
+	return nil
+}
+
+// sniffFile classifies a file by its first bytes.
+func sniffFile(path string) (dump.Kind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return dump.KindUnknown, err
+	}
+	defer f.Close()
+	buf := make([]byte, dump.SniffSize)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return dump.KindUnknown, err
+	}
+	return dump.Sniff(buf[:n]), nil
+}

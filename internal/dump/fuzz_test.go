@@ -1,0 +1,99 @@
+package dump
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+var layerSeeds = []string{
+	`{"Layers": [{"Name": "a", "LayerType": "Shuffle", "Inputs": [{"Name": "x", "Dimensions": [1,-1], "Format/Datatype": "Half"}], "Outputs": [{"Name": "y"}], "Kernel": [3,3]}], "Bindings": ["x", "y"]}`,
+	`{"Layers": ["a", "b [profile 1]"], "Bindings": ["x"]}`,
+	`[{"Name": "a\u001e", "_subgraph": 1, "StreamId": 2, "Metadata": "m\u001f"}]`,
+	`{"Layers": [{"Name": "g", "Inputs": [{"Name": "x", "Format": "Row major linear", "Datatype": "FP16", "Strides": [1]}]}], "I/O Tensors": [{"Name": "x", "IOMode": "Input"}]}`,
+	"{\"Layers\": [{\"Name\": \"a\"}]}\n{\"Layers\": []}",
+	`[{"Name": "a", "P": NaN}]`,
+	`{"a": [1, 2]}`,
+	"{\"Layers\": [{\n  \"Name\": \"a\",\n  \"Outputs\": [{\"Name\": \"t\"}]\n},{\n  \"Name\": \"b\"\n},{\n  \"Name\": \"c\"\n},{\n  \"Name\": \"d\", \"Inputs\": [{\"Name\": \"t\"}]\n}]}",
+}
+
+// validJSON reports whether data (minus a BOM) is one valid JSON document.
+func validJSON(data []byte) bool {
+	return json.Valid(bytes.TrimPrefix(data, []byte("\ufeff")))
+}
+
+func FuzzParseLayerInfo(f *testing.F) {
+	for _, s := range layerSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		li, err := ParseLayerInfo(data)
+		if workers() > 1 {
+			// The two-goroutine path must agree exactly with the single pass.
+			par, perr := parseWith(t, data, true)
+			if (err == nil) != (perr == nil) || err != nil && err.Error() != perr.Error() || !reflect.DeepEqual(li, par) {
+				t.Fatalf("parallel decode differs: %v / %v", err, perr)
+			}
+		}
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Code == "" || fe.Detail == "" {
+				t.Fatalf("error is not a complete *FormatError: %v", err)
+			}
+			return
+		}
+		if !validJSON(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		for i, l := range li.Layers {
+			if l.Index != i {
+				t.Fatalf("layer %d has Index %d", i, l.Index)
+			}
+			for _, p := range l.Params {
+				if !json.Valid(p.Value) {
+					t.Fatalf("param %s is not valid JSON: %q", p.Key, p.Value)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseProfile(f *testing.F) {
+	for _, s := range []string{
+		`[{"count": 10}, {"name": "a", "timeMs": 1, "averageMs": 0.1, "medianMs": 0.1, "percentage": 100}]`,
+		`[{"name": "a", "timeMs": 1, "averageMs": 0.1, "percentage": 100}]`,
+		`{"a": [0.1, 0.2], "b": [[0.3, "t"]]}`,
+		"[{\"count\": 1}]\n[{\"count\": 2}]",
+		`[{"name": "a", "timeMs": Infinity, "averageMs": 1}]`,
+		`{"Layers": []}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParseProfile(data)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Code == "" || fe.Detail == "" {
+				t.Fatalf("error is not a complete *FormatError: %v", err)
+			}
+			return
+		}
+		if !validJSON(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		if len(p.Records) == 0 {
+			t.Fatal("success without records")
+		}
+	})
+}
+
+func FuzzSniff(f *testing.F) {
+	for _, s := range layerSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = Sniff(data).String()
+	})
+}

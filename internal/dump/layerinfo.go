@@ -1,0 +1,276 @@
+package dump
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/engine"
+)
+
+const fixNotLayerInfo = "expected a TensorRT layer-info dump: {\"Layers\": [...], \"Bindings\": [...]} or a list of layer objects, as written by trtexec --exportLayerInfo=F --profilingVerbosity=detailed"
+
+// ReadLayerInfo reads and parses a layer-info file.
+func ReadLayerInfo(path string) (*engine.LayerInfo, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read layer info %s: %w", path, err)
+	}
+	li, err := ParseLayerInfo(data)
+	if err != nil {
+		return nil, fmt.Errorf("layer info %s: %w", path, err)
+	}
+	return li, nil
+}
+
+// ParseLayerInfo parses a layer-info document of any era: an object root
+// with "Layers" and "Bindings" or "I/O Tensors", a bare list of layers, or a
+// names-only dump (NamesOnly is then true and Layers carry only names). Errors
+// are *FormatError.
+func ParseLayerInfo(data []byte) (li *engine.LayerInfo, err error) {
+	d := newDecoder(data)
+	defer recoverInto(&err)
+	li = &engine.LayerInfo{}
+	d.skipBOM()
+	if d.atEnd() {
+		return nil, errPlain(CodeEmpty, "the layer-info file is empty; re-export it with trtexec --exportLayerInfo=F --profilingVerbosity=detailed")
+	}
+	switch d.peek() {
+	case '{':
+		li.RootKind = "object"
+		d.layerRoot(li)
+	case '[':
+		li.RootKind = "list"
+		d.layerList(li)
+	default:
+		d.failAt(d.pos, CodeNotLayerInfo, "the root of the file is "+d.valueKind()+", not an object or a list", fixNotLayerInfo)
+	}
+	d.finish()
+	if len(li.Layers) == 0 {
+		return nil, errPlain(CodeEmpty, "the layer-info file lists no layers; re-export it with trtexec --exportLayerInfo=F --profilingVerbosity=detailed from a built engine")
+	}
+	return li, nil
+}
+
+// valueKind names the JSON type at the current position.
+func (s *scanner) valueKind() string {
+	switch s.peek() {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// layerRoot reads {"Layers": [...], "Bindings": [...] | "I/O Tensors": [...]}.
+func (d *decoder) layerRoot(li *engine.LayerInfo) {
+	start := d.pos
+	d.pos++
+	d.enter()
+	var keys []string
+	sawLayers := false
+	if d.peek() == '}' {
+		d.pos++
+		d.depth--
+	} else {
+		for {
+			kraw, kesc := d.key()
+			switch k := string(d.decoded(kraw, kesc)); k {
+			case "Layers":
+				if c := d.peek(); c != '[' {
+					d.failAt(d.pos, CodeNotLayerInfo, "\"Layers\" is "+d.valueKind()+", not a list", fixNotLayerInfo)
+				}
+				d.layerList(li)
+				sawLayers = true
+			case "Bindings", "I/O Tensors":
+				d.ioList(li, k)
+			default:
+				if len(keys) < 6 {
+					keys = append(keys, fmt.Sprintf("%q", k))
+				}
+				if !sawLayers && d.peek() == '[' && len(keys) == 1 && d.looksLikeSamples() {
+					d.failAt(start, CodeNotLayerInfo, "this is a per-layer latency dictionary (a profile), not layer info", fixNotLayerInfo)
+				}
+				d.skip()
+			}
+			if !d.more('}') {
+				break
+			}
+		}
+	}
+	if !sawLayers {
+		what := "the root object has no \"Layers\""
+		if len(keys) > 0 {
+			what += " (keys: " + strings.Join(keys, ", ") + ")"
+		}
+		d.failAt(start, CodeNotLayerInfo, what, fixNotLayerInfo)
+	}
+}
+
+// looksLikeSamples reports whether the list at the current position starts
+// with a number or a [number, ...] pair, as latency dictionaries do. It does
+// not move the position.
+func (s *scanner) looksLikeSamples() bool {
+	i := s.pos + 1
+	for i < len(s.data) && isSpace(s.data[i]) {
+		i++
+	}
+	if i < len(s.data) && s.data[i] == '[' {
+		i++
+		for i < len(s.data) && isSpace(s.data[i]) {
+			i++
+		}
+	}
+	return i < len(s.data) && (s.data[i] == '-' || s.data[i] >= '0' && s.data[i] <= '9')
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+// ioList reads Bindings (names) or TensorRT 11 "I/O Tensors" (objects).
+func (d *decoder) ioList(li *engine.LayerInfo, field string) {
+	li.HasIODeclaration = true
+	switch d.peek() {
+	case 'n':
+		d.literal()
+		return
+	case '[':
+	default:
+		d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("%q is %s, not a list", field, d.valueKind()), fixNotLayerInfo)
+	}
+	d.pos++
+	d.enter()
+	if d.peek() == ']' {
+		d.pos++
+		d.depth--
+		return
+	}
+	for {
+		switch d.peek() {
+		case '"':
+			raw, esc := d.rawString()
+			li.IO = append(li.IO, engine.IOTensor{Name: d.str(raw, esc)})
+		case '{':
+			li.IO = append(li.IO, d.ioTensor(field, len(li.IO)))
+		default:
+			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("entry %d of %q is %s; expected a tensor name or object", len(li.IO), field, d.valueKind()), fixNotLayerInfo)
+		}
+		if !d.more(']') {
+			break
+		}
+	}
+}
+
+// ioTensor reads one TensorRT 11 I/O tensor object.
+func (d *decoder) ioTensor(field string, i int) engine.IOTensor {
+	var t engine.IOTensor
+	start := d.pos
+	d.pos++
+	d.enter()
+	d.extra = d.extra[:0]
+	hasName := false
+	if d.peek() == '}' {
+		d.pos++
+		d.depth--
+	} else {
+		for {
+			kraw, kesc := d.key()
+			switch string(kraw) {
+			case "Name":
+				if d.peek() == '"' {
+					raw, esc := d.rawString()
+					t.Name = d.str(raw, esc)
+					hasName = true
+				} else {
+					d.extra = append(d.extra, engine.Param{Key: "Name", Value: d.raw()})
+				}
+			case "IOMode", "Mode":
+				t.IOMode = d.tensorStr(kraw, kesc)
+			case "DataType", "Datatype":
+				t.DataType = d.tensorStr(kraw, kesc)
+			case "Dimensions":
+				t.Dims = d.dimensions(kraw, kesc)
+			default:
+				d.extra = append(d.extra, engine.Param{Key: d.istr(kraw, kesc), Value: d.raw()})
+			}
+			if !d.more('}') {
+				break
+			}
+		}
+	}
+	if !hasName {
+		d.failAt(start, CodeMissingField, fmt.Sprintf("entry %d of %q has no \"Name\" string", i, field), fixNotLayerInfo)
+	}
+	t.Extra = d.paramSlab.take(d.extra)
+	return t
+}
+
+// layerList reads the list of layers at the current position ('['): layer
+// objects, or names only.
+func (d *decoder) layerList(li *engine.LayerInfo) {
+	d.pos++
+	d.enter()
+	switch d.peek() {
+	case ']':
+		d.pos++
+		d.depth--
+		return
+	case '"':
+		li.NamesOnly = true
+		li.Layers = d.nameList(li.Layers[:0])
+	case '{':
+		li.Layers = d.layerObjects()
+	default:
+		d.failAt(d.pos, CodeNotLayerInfo, "the layer list holds "+d.valueKind()+"s; expected layer objects", fixNotLayerInfo)
+	}
+}
+
+// nameList reads a names-only layer list (layer_names_only verbosity).
+func (d *decoder) nameList(out []engine.Layer) []engine.Layer {
+	for {
+		if d.peek() != '"' {
+			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("layer %d is %s while earlier layers are plain names; a list must hold only names or only layer objects", len(out), d.valueKind()), fixNotLayerInfo)
+		}
+		raw, esc := d.rawString()
+		name, prof := splitProfile(d.str(raw, esc))
+		out = append(out, engine.Layer{Index: len(out), Name: name, OptProfile: prof})
+		if !d.more(']') {
+			return out
+		}
+	}
+}
+
+// layerObjects reads layer objects from the first '{' to the closing ']',
+// using two goroutines for large lists (parallel.go).
+func (d *decoder) layerObjects() []engine.Layer {
+	if len(d.data)-d.pos >= parallelMin && workers() > 1 {
+		return d.layerObjectsParallel()
+	}
+	var out chunked[engine.Layer]
+	d.layerRun(&out, nil)
+	return flattenLayers(&out)
+}
+
+// layerRun decodes layers starting at the current position (a '{') into
+// out until the list ends or stop (checked every 256 layers) says the work
+// is no longer needed.
+func (d *decoder) layerRun(out *chunked[engine.Layer], stop func() bool) {
+	for {
+		if c := d.peek(); c != '{' {
+			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("layer %d is %s while earlier layers are objects; a list must hold only layer objects or only names", out.n, d.valueKind()), fixNotLayerInfo)
+		}
+		d.layer(out.next(), out.n-1)
+		if !d.more(']') {
+			return
+		}
+		if stop != nil && out.n&255 == 0 && stop() {
+			return
+		}
+	}
+}

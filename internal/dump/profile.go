@@ -1,0 +1,274 @@
+package dump
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/engine"
+)
+
+const fixNotProfile = "expected a per-layer profile: the list written by trtexec --exportProfile=F ([{\"count\": N}, {\"name\", \"timeMs\", \"averageMs\", ...}, ...]) or a latency dictionary {\"layer name\": [ms, ...]}"
+
+// ReadProfile reads and parses a profile file.
+func ReadProfile(path string) (*engine.Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read profile %s: %w", path, err)
+	}
+	p, err := ParseProfile(data)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// ParseProfile parses a trtexec profile list (with or without the count
+// header and medianMs) or a latency-sample dictionary ({name: [ms, ...]} or
+// {name: [[ms, "timestamp"], ...]}). Errors are *FormatError.
+func ParseProfile(data []byte) (p *engine.Profile, err error) {
+	s := newScanner(data)
+	defer recoverInto(&err)
+	p = &engine.Profile{}
+	s.skipBOM()
+	if s.atEnd() {
+		return nil, errPlain(CodeEmpty, "the profile file is empty; re-run trtexec with --exportProfile=F (and --separateProfileRun)")
+	}
+	switch s.peek() {
+	case '[':
+		p.Kind = engine.ProfileTrtexec
+		s.trtexecProfile(p)
+	case '{':
+		p.Kind = engine.ProfileLatencyDict
+		s.latencyDict(p)
+	default:
+		s.failAt(s.pos, CodeNotProfile, "the root of the file is "+s.valueKind()+", not a list or an object", fixNotProfile)
+	}
+	s.finish()
+	if len(p.Records) == 0 {
+		return nil, errPlain(CodeEmpty, "the profile holds no per-layer records; re-run trtexec with --exportProfile=F --separateProfileRun")
+	}
+	return p, nil
+}
+
+// trtexecProfile reads [{"count": N}, {"name", "timeMs", "averageMs",
+// "medianMs", "percentage"}, ...].
+func (s *scanner) trtexecProfile(p *engine.Profile) {
+	s.pos++
+	s.enter()
+	if s.peek() == ']' {
+		s.pos++
+		s.depth--
+		return
+	}
+	var recs chunked[engine.ProfileRecord]
+	for i := 0; ; i++ {
+		if s.peek() != '{' {
+			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("entry %d of the list is %s; profile entries are objects", i, s.valueKind()), fixNotProfile)
+		}
+		s.profileEntry(p, &recs, i)
+		if !s.more(']') {
+			break
+		}
+	}
+	p.Records = recs.appendTo(make([]engine.ProfileRecord, 0, recs.n))
+}
+
+// Field bits of a trtexec profile entry.
+const (
+	hasName = 1 << iota
+	hasTime
+	hasAvg
+	hasMedian
+	hasPercent
+	hasCount
+	hasLayerKey
+)
+
+func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRecord], i int) {
+	start := s.pos
+	s.pos++
+	s.enter()
+	var r engine.ProfileRecord
+	var count float64
+	var seen int
+	if s.peek() == '}' {
+		s.pos++
+		s.depth--
+	} else {
+		for {
+			kraw, _ := s.key()
+			switch string(kraw) {
+			case "name":
+				if s.peek() != '"' {
+					s.failAt(s.pos, CodeMissingField, fmt.Sprintf("\"name\" of profile entry %d is %s, not a string", i, s.valueKind()), fixNotProfile)
+				}
+				raw, esc := s.rawString()
+				r.Name, r.OptProfile = splitProfile(s.str(raw, esc))
+				seen |= hasName
+			case "timeMs":
+				r.TimeMs, seen = s.optFloat(seen, hasTime, i, "timeMs")
+			case "averageMs":
+				r.AverageMs, seen = s.optFloat(seen, hasAvg, i, "averageMs")
+			case "medianMs":
+				r.MedianMs, seen = s.optFloat(seen, hasMedian, i, "medianMs")
+			case "percentage":
+				r.Percentage, seen = s.optFloat(seen, hasPercent, i, "percentage")
+			case "count":
+				count, seen = s.optFloat(seen, hasCount, i, "count")
+			case "Name", "LayerType", "Inputs", "Outputs":
+				seen |= hasLayerKey
+				s.skip()
+			default:
+				s.skip()
+			}
+			if !s.more('}') {
+				break
+			}
+		}
+	}
+	if seen&hasName == 0 && seen&hasLayerKey != 0 {
+		s.failAt(start, CodeNotProfile, fmt.Sprintf("entry %d is a layer-info record (it has \"Name\"/\"LayerType\"), so this file is layer info, not a profile", i), fixNotProfile)
+	}
+	if i == 0 && seen&hasCount != 0 && seen&hasName == 0 {
+		if count < 0 || count != math.Trunc(count) {
+			s.failAt(start, CodeMissingField, fmt.Sprintf("the \"count\" header is %v, not a whole number of iterations", count), fixNotProfile)
+		}
+		p.Count, p.HasCount = int64(count), true
+		return
+	}
+	for _, f := range [...]struct {
+		bit  int
+		name string
+	}{{hasName, "name"}, {hasTime, "timeMs"}, {hasAvg, "averageMs"}} {
+		if seen&f.bit == 0 {
+			s.failAt(start, CodeMissingField, fmt.Sprintf("profile entry %d has no %q", i, f.name),
+				"every trtexec profile record needs \"name\", \"timeMs\" and \"averageMs\": re-export with trtexec --exportProfile=F")
+		}
+	}
+	r.HasMedian = seen&hasMedian != 0
+	r.HasPercent = seen&hasPercent != 0
+	*recs.next() = r
+}
+
+// optFloat reads a number field (null reads as absent) and sets bit in seen.
+func (s *scanner) optFloat(seen, bit, i int, field string) (float64, int) {
+	switch c := s.peek(); {
+	case c == 'n':
+		s.literal()
+		return 0, seen
+	case c == '-' || c >= '0' && c <= '9':
+		return s.float(), seen | bit
+	case c == '"' || c == '{' || c == '[' || c == 't' || c == 'f':
+		s.failAt(s.pos, CodeMissingField, fmt.Sprintf("%q of profile entry %d is %s, not a number", field, i, s.valueKind()), fixNotProfile)
+	}
+	s.unexpected("a number")
+	return 0, seen
+}
+
+// latencyDict reads {name: [ms, ...]} or {name: [[ms, "timestamp"], ...]},
+// one record per key in file order (a repeated key gives a repeated record,
+// as repeated layer names do). Average, median, total and share come from
+// the samples.
+func (s *scanner) latencyDict(p *engine.Profile) {
+	start := s.pos
+	s.pos++
+	s.enter()
+	if s.peek() == '}' {
+		s.pos++
+		s.depth--
+		return
+	}
+	var samples []float64
+	sameCount := true
+	for {
+		kraw, kesc := s.key()
+		name := s.str(kraw, kesc)
+		switch name {
+		case "Layers", "Bindings", "I/O Tensors":
+			s.failAt(start, CodeNotProfile, fmt.Sprintf("the root object has %q, so this file is layer info, not a profile", name), fixNotProfile)
+		}
+		if s.peek() != '[' {
+			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("the value of %q is %s; a latency dictionary maps each layer name to a list of samples in ms", name, s.valueKind()), fixNotProfile)
+		}
+		samples = s.sampleList(samples[:0], name)
+		if len(samples) == 0 {
+			s.failAt(s.pos-1, CodeMissingField, fmt.Sprintf("layer %q has no latency samples", name), "every layer of a latency dictionary needs at least one sample: re-run the profiler script")
+		}
+		r := engine.ProfileRecord{Samples: len(samples), HasMedian: true, HasPercent: true}
+		r.Name, r.OptProfile = splitProfile(name)
+		for _, v := range samples {
+			r.TimeMs += v
+		}
+		r.AverageMs = r.TimeMs / float64(len(samples))
+		slices.Sort(samples)
+		if n := len(samples); n%2 == 1 {
+			r.MedianMs = samples[n/2]
+		} else {
+			r.MedianMs = (samples[n/2-1] + samples[n/2]) / 2
+		}
+		if len(p.Records) > 0 && p.Records[0].Samples != r.Samples {
+			sameCount = false
+		}
+		p.Records = append(p.Records, r)
+		if !s.more('}') {
+			break
+		}
+	}
+	var total float64
+	for _, r := range p.Records {
+		total += r.AverageMs
+	}
+	for i := range p.Records {
+		if total > 0 {
+			p.Records[i].Percentage = p.Records[i].AverageMs / total * 100
+		}
+	}
+	if sameCount && len(p.Records) > 0 {
+		p.Count, p.HasCount = int64(p.Records[0].Samples), true
+	}
+}
+
+// sampleList reads one layer's samples: numbers, or lists whose first
+// element is the number (the rest, e.g. a timestamp, is validated and
+// ignored).
+func (s *scanner) sampleList(out []float64, name string) []float64 {
+	s.pos++
+	s.enter()
+	if s.peek() == ']' {
+		s.pos++
+		s.depth--
+		return out
+	}
+	for {
+		switch c := s.peek(); {
+		case c == '-' || c >= '0' && c <= '9':
+			out = append(out, s.float())
+		case c == '[':
+			s.pos++
+			s.enter()
+			if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+				s.sampleErr(name, len(out))
+			}
+			out = append(out, s.float())
+			for s.more(']') {
+				s.skip()
+			}
+		case c == '"' || c == '{' || c == 't' || c == 'f' || c == 'n':
+			s.sampleErr(name, len(out))
+		default:
+			s.unexpected("a latency sample")
+		}
+		if !s.more(']') {
+			return out
+		}
+	}
+}
+
+func (s *scanner) sampleErr(name string, i int) {
+	if c := s.peek(); c == 'N' || c == 'I' || c == '-' {
+		s.unexpected("a number")
+	}
+	s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("sample %d of %q is %s; samples are numbers (ms) or [ms, \"timestamp\"] pairs", i, name, s.valueKind()), fixNotProfile)
+}
