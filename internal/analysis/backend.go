@@ -263,12 +263,16 @@ func firstOptProfile(ls []engine.Layer, msgs *messages) ([]engine.Layer, []int) 
 	return kept, profiles
 }
 
+// firstOptProfileRecords keeps the records of optimization profile 0. Their
+// dump percentages are shares of all profiles together, so they are
+// recomputed as shares of profile 0's time.
 func firstOptProfileRecords(rs []engine.ProfileRecord) []engine.ProfileRecord {
 	for _, r := range rs {
 		if r.OptProfile != 0 {
 			kept := make([]engine.ProfileRecord, 0, len(rs))
 			for _, r := range rs {
 				if r.OptProfile == 0 {
+					r.HasPercent = false
 					kept = append(kept, r)
 				}
 			}

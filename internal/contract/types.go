@@ -124,7 +124,7 @@ type Layer struct {
 	StreamID      *int     `json:"StreamId,omitempty"`
 	Metadata      string   `json:"Metadata,omitempty"`
 	Subgraph      string   `json:"_subgraph,omitempty"`
-	OptProfile    int      `json:"OptimizationProfile,omitempty"`
+	OptProfile    int      `json:"OptimizationProfile,omitzero"`
 	// Parameters holds the remaining keys as one raw JSON object, file order.
 	Parameters RawObject `json:"Parameters,omitzero"`
 }
@@ -141,7 +141,9 @@ type Tensor struct {
 	Extra      RawObject `json:"Extra,omitzero"`
 }
 
-// Graph is the data-flow graph's shape and integrity.
+// Graph is the data-flow graph's shape and integrity. When the graph could
+// not be built (names-only or unreadable layer info) is_dag is false, cycle
+// is null and edge_count is 0: nothing about it is known.
 type Graph struct {
 	IsDAG              bool                `json:"is_dag"`
 	Ambiguous          bool                `json:"ambiguous"`

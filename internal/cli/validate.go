@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// maxListed caps the problems printed per check; the rest are counted.
+const maxListed = 50
+
+func init() {
+	register("validate", func() *cobra.Command {
+		var requirePassed, quiet bool
+		c := &cobra.Command{
+			Use:   "validate FILE",
+			Short: "Check an analyze-data.json against the schema and the semantic rules",
+			Long: `validate checks FILE (written by 'trtperf analyze') twice:
+
+  SCHEMA    against the embedded JSON Schema (fields, types, enums)
+  SEMANTIC  counts add up, statuses agree with messages, percentages and
+            totals agree with records, every passed layer_profile backend
+            has matched names and a DAG
+
+Each check prints PASS or FAIL; a FAIL lists its problems as
+"  /json/pointer: message". Exit status: 0 both pass, 1 a check failed,
+2 the file cannot be read.`,
+			Example: `  trtperf validate analyze-data.json
+  trtperf validate analyze-data.json --require-passed`,
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runValidate(cmd.OutOrStdout(), args[0], requirePassed, quiet)
+			},
+		}
+		c.Flags().BoolVar(&requirePassed, "require-passed", false, "also fail (exit 1) when any backend is not passed")
+		c.Flags().BoolVar(&quiet, "quiet", false, "print only the PASS/FAIL lines, not the problems")
+		// --analyze-md FILE is added here by the analyze.md checks (issue 5).
+		return c
+	})
+}
+
+func runValidate(w io.Writer, path string, requirePassed, quiet bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return cannotRun("read %s: %v; check the path", path, err)
+	}
+	r := contract.Validate(data)
+	ok := printCheck(w, "SCHEMA", r.Schema, quiet)
+	ok = printCheck(w, "SEMANTIC", r.Semantic, quiet) && ok
+
+	// --- --analyze-md checks go here (issue 5) ---
+
+	if requirePassed {
+		ok = printRequirePassed(w, r.Data) && ok
+	}
+	if !ok {
+		return checkFailed()
+	}
+	return nil
+}
+
+func printCheck(w io.Writer, name string, problems []contract.Problem, quiet bool) bool {
+	if len(problems) == 0 {
+		fmt.Fprintf(w, "%s PASS\n", name)
+		return true
+	}
+	fmt.Fprintf(w, "%s FAIL\n", name)
+	if quiet {
+		return false
+	}
+	for i, p := range problems {
+		if i == maxListed {
+			fmt.Fprintf(w, "  ... and %d more\n", len(problems)-maxListed)
+			break
+		}
+		ptr := p.Pointer
+		if ptr == "" {
+			ptr = "(document)"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", ptr, p.Message)
+	}
+	return false
+}
+
+// printRequirePassed reports every backend that is not passed; a document
+// that did not decode cannot show that its backends passed.
+func printRequirePassed(w io.Writer, d *contract.AnalyzeData) bool {
+	if d == nil {
+		fmt.Fprintln(w, "REQUIRE-PASSED FAIL: the file does not decode, so no backend can be shown to pass")
+		return false
+	}
+	ok := len(d.Results) > 0
+	if !ok {
+		fmt.Fprintln(w, "REQUIRE-PASSED FAIL: the file has no backends")
+	}
+	for i := range d.Results {
+		b := &d.Results[i]
+		if b.Validation.Status == contract.StatusPassed {
+			continue
+		}
+		ok = false
+		why := "no error message"
+		for _, m := range b.Validation.Messages {
+			if m.Level == contract.LevelError {
+				why = m.Message
+				break
+			}
+		}
+		fmt.Fprintf(w, "REQUIRE-PASSED FAIL: backend %s is %s: %s\n", b.Label, b.Validation.Status, why)
+	}
+	if ok {
+		fmt.Fprintln(w, "REQUIRE-PASSED PASS")
+	}
+	return ok
+}
