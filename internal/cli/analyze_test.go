@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -147,4 +148,18 @@ func readJSON(t *testing.T, path string) map[string]any {
 		t.Fatalf("%s is not JSON: %v", path, err)
 	}
 	return d
+}
+
+func TestCompareCommand(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "layers_a.json"), tinyLayers)
+	writeFile(t, filepath.Join(dir, "profile_a.json"), tinyProfile)
+	writeFile(t, filepath.Join(dir, "layers_b.json"), tinyLayers)
+	writeFile(t, filepath.Join(dir, "profile_b.json"), strings.Replace(tinyProfile, `"averageMs": 0.1`, `"averageMs": 0.05`, 1))
+	code, stdout, stderr := run(t, "compare", dir+"#a", dir+"#b")
+	if code != ExitOK || !strings.Contains(stdout, "B is 2.00× faster") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = run(t, "compare", dir+"#a", dir+"#nope")
+	wantError(t, code, stderr, ExitCannotRun, "no backend", "a, b")
 }
