@@ -147,3 +147,12 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func fileSize(tb testing.TB, path string) int64 {
+	tb.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.Size()
+}
