@@ -54,7 +54,7 @@ type ComponentsError struct {
 }
 
 func (e *ComponentsError) Error() string {
-	return fmt.Sprintf("%s holds no dumps but component folders: %s; analyze one component folder at a time (e.g. %s) or use --suite",
+	return fmt.Sprintf("%s holds no dumps but component folders: %s; analyze one component folder at a time (e.g. %s), or report them all with trtperf package --suite",
 		e.Parent, strings.Join(e.Components, ", "), filepath.Join(e.Parent, e.Components[0]))
 }
 

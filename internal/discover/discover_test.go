@@ -251,7 +251,7 @@ func TestFolderErrors(t *testing.T) {
 		if !reflect.DeepEqual(ce.Components, []string{"text_encoder", "unet", "vae"}) || ce.Parent != dir {
 			t.Errorf("%+v", ce)
 		}
-		want := dir + " holds no dumps but component folders: text_encoder, unet, vae; analyze one component folder at a time (e.g. " + filepath.Join(dir, "text_encoder") + ") or use --suite"
+		want := dir + " holds no dumps but component folders: text_encoder, unet, vae; analyze one component folder at a time (e.g. " + filepath.Join(dir, "text_encoder") + "), or report them all with trtperf package --suite"
 		if err.Error() != want {
 			t.Errorf("message\n got %s\nwant %s", err, want)
 		}
