@@ -1,0 +1,85 @@
+package browsertests
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trtperf/trtperf/internal/cli"
+)
+
+// BenchmarkReport100k packages a generated 100k-layer LLM engine and opens
+// it from file://. It reports, per page load:
+//
+//	first-render-ms  navigation start → header and metric cards painted
+//	ready-ms         navigation start → table and graph built and drawn
+//	redraw-ms        one graph redraw while zooming (interactivity)
+//	filter-ms        one table filter over all layers
+//	scroll-ms        jump to the middle of the table and render the rows
+//	expand-ms        expand one collapsed group and lay the graph out again
+//
+// Run: go test ./browsertests -run '^$' -bench Report100k -benchtime 3x
+func BenchmarkReport100k(b *testing.B) {
+	if chromium() == "" {
+		b.Skip("SKIP: no Chromium found; the browser benchmark did not run")
+	}
+	dumps := b.TempDir()
+	var out, errb bytes.Buffer
+	if code := cli.Main([]string{"gen", "--shape", "llm", "--layers", "100000", "--seed", "1", "--label", "fp16", "--out", dumps}, &out, &errb); code != 0 {
+		b.Fatalf("trtperf gen: exit %d: %s", code, errb.String())
+	}
+	dir := packageCLI(b, dumps, "--output-parent", b.TempDir(), "--timestamp", "20240101_000000")
+	url := fileURL(dir)
+	p := newPage(b, 10*time.Minute)
+	var first, ready, redraw, filter, scroll, expand float64
+	n := 0
+	for b.Loop() {
+		p.do(b, chromedp.Navigate("about:blank"))
+		p.open(b, url)
+		first += eval[float64](b, p, `window.__trtperfFirstRender`)
+		ready += eval[float64](b, p, `window.__trtperfReady`)
+		redraw += eval[float64](b, p, `window.__trtperf.benchRedraw(20)`)
+		filter += eval[float64](b, p, `(() => {
+			const el = document.getElementById("filter-name");
+			const t0 = performance.now();
+			el.value = "mlp"; el.dispatchEvent(new Event("input"));
+			el.value = ""; el.dispatchEvent(new Event("input"));
+			return (performance.now() - t0) / 2;
+		})()`)
+		scroll += eval[float64](b, p, `new Promise((resolve) => {
+			const body = document.getElementById("table-body");
+			const t0 = performance.now();
+			body.scrollTop = body.scrollHeight / 2;
+			requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+		})`, chromedp.EvalAwaitPromise)
+		expand += eval[float64](b, p, `(() => {
+			const t0 = performance.now();
+			window.__trtperf.locate(50000);
+			return performance.now() - t0;
+		})()`)
+		if nodes := eval[int](b, p, `window.__trtperf.graphNodes()`); nodes >= 100000 {
+			b.Errorf("the 100k-layer graph opened with %d nodes; it should start collapsed", nodes)
+		}
+		n++
+	}
+	f := float64(n)
+	b.ReportMetric(first/f, "first-render-ms")
+	b.ReportMetric(ready/f, "ready-ms")
+	b.ReportMetric(redraw/f, "redraw-ms")
+	b.ReportMetric(filter/f, "filter-ms")
+	b.ReportMetric(scroll/f, "scroll-ms")
+	b.ReportMetric(expand/f, "locate-ms")
+	p.do(b, js(`window.__trtperf.select(50000)`), chromedp.WaitReady(chromedp.CSS(`#details[data-loaded="50000"]`)))
+	b.Logf("report: %s; screenshot: %s", filepath.Base(dir), p.screenshot(b, "llm-100k"))
+	noJSErrorsTB(b, p)
+}
+
+func noJSErrorsTB(tb testing.TB, p *page) {
+	tb.Helper()
+	for _, e := range p.jsErrors() {
+		tb.Errorf("page error: %s", e)
+	}
+}

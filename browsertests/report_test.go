@@ -1,0 +1,310 @@
+package browsertests
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/report/reporttest"
+)
+
+// passedBackend returns the backend the app opens first.
+func passedBackend(t *testing.T, d *contract.AnalyzeData) *contract.Backend {
+	t.Helper()
+	for i := range d.Results {
+		if d.Results[i].Validation.Status == contract.StatusPassed {
+			return &d.Results[i]
+		}
+	}
+	t.Fatal("no passed backend")
+	return nil
+}
+
+func parseFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return v
+}
+
+// checkNumbers compares the metric cards with the analysis.
+func checkNumbers(t *testing.T, p *page, d *contract.AnalyzeData) {
+	t.Helper()
+	b := passedBackend(t, d)
+	if got := p.text(t, "#model-name"); got != d.ModelName {
+		t.Errorf("model name on page %q, want %q", got, d.ModelName)
+	}
+	if got := parseFloat(t, p.attr(t, "#card-avg", "data-value")); math.Abs(got-b.Timing.AverageInferenceMs) > 1e-9*math.Max(1, got) {
+		t.Errorf("average inference on page %v, want %v", got, b.Timing.AverageInferenceMs)
+	}
+	if got, want := p.text(t, "#card-avg .card-value"), fmt.Sprintf("%.3f ms", b.Timing.AverageInferenceMs); got != want {
+		t.Errorf("average inference card shows %q, want %q", got, want)
+	}
+	if got := p.attr(t, "#card-layers", "data-value"); got != strconv.Itoa(b.LayerCount) {
+		t.Errorf("layer count on page %s, want %d", got, b.LayerCount)
+	}
+	if b.Count != nil {
+		if got := p.attr(t, "#card-count", "data-value"); got != strconv.FormatInt(*b.Count, 10) {
+			t.Errorf("iterations on page %s, want %d", got, *b.Count)
+		}
+	}
+	slowest := slices.MaxFunc(b.Records, func(x, y contract.Record) int { return cmp.Compare(x.AvgMs, y.AvgMs) })
+	if got := parseFloat(t, p.attr(t, "#card-slowest", "data-value")); got != slowest.AvgMs {
+		t.Errorf("slowest layer time on page %v, want %v (%s)", got, slowest.AvgMs, slowest.Name)
+	}
+	if got := p.attr(t, "#card-slowest .card-name", "title"); got != slowest.Name {
+		t.Errorf("slowest layer on page %q, want %q", got, slowest.Name)
+	}
+	if got := p.attr(t, "#card-partitions", "data-value"); got != strconv.Itoa(b.Engines.InferredCount) {
+		t.Errorf("partitions on page %s, want %d", got, b.Engines.InferredCount)
+	}
+	bars := eval[int](t, p, `document.querySelectorAll("#chart-type .bar-row").length`)
+	if want := min(len(b.TypeBreakdown), 13); bars != want {
+		t.Errorf("type chart has %d bars, want %d", bars, want)
+	}
+	tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab").length`)
+	if tabs != len(d.Results) {
+		t.Errorf("%d backend tabs, want %d", tabs, len(d.Results))
+	}
+}
+
+func rows(t *testing.T, p *page) []int {
+	t.Helper()
+	return eval[[]int](t, p, `window.__trtperf.rows()`)
+}
+
+// checkTable filters by name and type and sorts by time.
+func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
+	t.Helper()
+	b := passedBackend(t, d)
+	// Sort by time: rows follow avg_ms descending.
+	p.setValue(t, "#sort", "time", "change")
+	got := rows(t, p)
+	if len(got) != b.LayerCount {
+		t.Fatalf("sorted table has %d rows, want %d", len(got), b.LayerCount)
+	}
+	avg := make([]float64, b.LayerCount)
+	for _, r := range b.Records {
+		avg[r.Layer] = r.AvgMs
+	}
+	for i := 1; i < len(got); i++ {
+		if avg[got[i]] > avg[got[i-1]] {
+			t.Fatalf("row %d (%v ms) after a faster row (%v ms): not sorted by time", i, avg[got[i]], avg[got[i-1]])
+		}
+	}
+	p.do(t, js(`document.getElementById("table-body").scrollTop = 0`), chromedp.Sleep(50*time.Millisecond))
+	first := p.text(t, fmt.Sprintf(`#table-body .trow[data-layer="%d"]:not([hidden]) .c-name`, got[0]))
+	if want := b.Layers[got[0]].Name; first != want {
+		t.Errorf("first visible row %q, want the slowest layer %q", first, want)
+	}
+
+	// Filter by a name fragment (typed as a user would).
+	frag := strings.ToLower(b.Layers[got[0]].Name)
+	frag = frag[len(frag)/3 : len(frag)/3+min(8, len(frag)-len(frag)/3)]
+	p.do(t, chromedp.SendKeys(chromedp.CSS("#filter-name"), frag))
+	want := 0
+	for _, l := range b.Layers {
+		if strings.Contains(strings.ToLower(l.Name), frag) {
+			want++
+		}
+	}
+	if got := len(rows(t, p)); got != want || want == 0 {
+		t.Errorf("name filter %q shows %d rows, want %d (>0)", frag, got, want)
+	}
+	p.setValue(t, "#filter-name", "", "input")
+
+	// Filter by type through the select.
+	typ := b.TypeBreakdown[0].Name
+	p.setValue(t, "#filter-type", typ, "change")
+	if got := len(rows(t, p)); got != b.TypeBreakdown[0].Count {
+		t.Errorf("type filter %q shows %d rows, want %d", typ, got, b.TypeBreakdown[0].Count)
+	}
+	p.setValue(t, "#filter-type", "", "change")
+
+	// Filter by source op (Metadata), which loads sources-<b>.js first.
+	for _, l := range b.Layers {
+		if len(l.Metadata) < 12 {
+			continue
+		}
+		frag := strings.ToLower(l.Metadata[len(l.Metadata)-10:])
+		want := 0
+		for _, o := range b.Layers {
+			src := o.Metadata
+			if o.Origin != "" {
+				src += " " + o.Origin
+			}
+			if strings.Contains(strings.ToLower(src), frag) {
+				want++
+			}
+		}
+		p.do(t, chromedp.SendKeys(chromedp.CSS("#filter-source"), frag))
+		got := run(t, p, chromedp.Poll[int](fmt.Sprintf(`window.__trtperf.rows().length === %d ? %d : null`, want, want), chromedp.WithPollingTimeout(10*time.Second)))
+		if got != want {
+			t.Errorf("source filter %q shows %d rows, want %d", frag, got, want)
+		}
+		p.setValue(t, "#filter-source", "", "input")
+		break
+	}
+
+	// Back to topological order.
+	p.setValue(t, "#sort", "topo", "change")
+	if got := rows(t, p); len(got) != b.LayerCount || (b.Graph.TopoOrder != nil && got[0] != b.Graph.TopoOrder[0]) {
+		t.Errorf("topological order: %d rows starting %v, want %d starting %v", len(got), got[:min(1, len(got))], b.LayerCount, b.Graph.TopoOrder[:1])
+	}
+}
+
+// checkGraphClick clicks a layer's node on the canvas and expects the table
+// row and the details panel to follow.
+func checkGraphClick(t *testing.T, p *page, d *contract.AnalyzeData, layer int) {
+	t.Helper()
+	b := passedBackend(t, d)
+	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, layer))
+	p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
+	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
+	if sel != strconv.Itoa(layer) {
+		t.Errorf("after clicking node of layer %d the selected row is %q", layer, sel)
+	}
+	if got := p.text(t, "#details-name"); got != b.Layers[layer].Name {
+		t.Errorf("details show %q, want %q", got, b.Layers[layer].Name)
+	}
+	p.do(t, chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`#details[data-loaded="%d"]`, layer))))
+	if got := p.text(t, "#details"); len(b.Layers[layer].Outputs) > 0 && !strings.Contains(got, b.Layers[layer].Outputs[0].Name) {
+		t.Errorf("details of layer %d lack its output tensor %q", layer, b.Layers[layer].Outputs[0].Name)
+	}
+	// And the other way: a row click selects (and centres) the node.
+	// Click a row that is fully in view (pooled rows above and below the
+	// viewport exist for smooth scrolling but cannot be clicked).
+	row := eval[struct {
+		X, Y  float64
+		Layer string
+	}](t, p, `(() => {
+		const body = document.getElementById("table-body");
+		body.scrollIntoView({block: "center", behavior: "instant"});
+		const box = body.getBoundingClientRect();
+		for (const r of body.querySelectorAll(".trow:not([hidden]):not(.selected)")) {
+			const b = r.getBoundingClientRect();
+			if (b.top >= box.top && b.bottom <= box.bottom) return {x: b.left + 30, y: b.top + b.height / 2, layer: r.dataset.layer};
+		}
+		return {x: -1, y: -1, layer: ""};
+	})()`)
+	if row.Layer == "" {
+		t.Fatal("no table row in view to click")
+	}
+	p.do(t, chromedp.MouseClickXY(row.X, row.Y), chromedp.Sleep(50*time.Millisecond))
+	rowLayer := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
+	if rowLayer != row.Layer {
+		t.Errorf("clicked the row of layer %s, selected is %q", row.Layer, rowLayer)
+	}
+	if got := p.text(t, "#details-name"); rowLayer == "" || got != b.Layers[mustAtoi(t, rowLayer)].Name {
+		t.Errorf("row click on layer %s shows details of %q", rowLayer, got)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func noJSErrors(t *testing.T, p *page) {
+	t.Helper()
+	for _, e := range p.jsErrors() {
+		t.Errorf("page error: %s", e)
+	}
+}
+
+func TestSyntheticReport(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 300, WithFailed: true, WithLayerOnly: true})
+	md := []byte("# Diagnosis\n\nThe **GEMMs** dominate. Try FP8.\n\n| layer | ms |\n|---|---|\n| q_proj | 0.4 |\n")
+	dir := publish(t, d, md)
+	p := newPage(t, 60*time.Second)
+	p.open(t, fileURL(dir))
+	checkNumbers(t, p, d)
+	if got := p.text(t, "#analysis-body h1"); got != "Diagnosis" {
+		t.Errorf("analysis heading %q", got)
+	}
+	p.screenshot(t, "synthetic-300")
+	checkTable(t, p, d)
+	checkGraphClick(t, p, d, 17)
+
+	// The failed backend says why, prominently.
+	p.click(t, `#backend-tabs .tab[data-label="int8"]`)
+	if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+		t.Errorf("failed backend banner %q does not say not interpretable", got)
+	}
+	if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
+		t.Errorf("failed backend does not show its message: %q", got)
+	}
+	// layer_only: graph and table without timing.
+	p.click(t, `#backend-tabs .tab[data-label="layers-only"]`)
+	p.do(t, chromedp.WaitReady(chromedp.CSS(`#graph-canvas`)))
+	timingCols := eval[int](t, p, `document.querySelectorAll(".layer-table .thead .c-num").length`)
+	if timingCols != 0 {
+		t.Errorf("layer_only table has %d timing columns", timingCols)
+	}
+	p.screenshot(t, "synthetic-layer-only")
+	noJSErrors(t, p)
+}
+
+// TestLargeEngineGroups: above 2000 layers the graph starts collapsed into
+// groups; clicking a group expands it and selects its first layer.
+func TestLargeEngineGroups(t *testing.T) {
+	const n = 5000
+	d := reporttest.Synthetic(reporttest.Options{Layers: n})
+	dir := publish(t, d, nil)
+	p := newPage(t, 60*time.Second)
+	p.open(t, fileURL(dir))
+	before := eval[int](t, p, `window.__trtperf.graphNodes()`)
+	if before >= n || before < 2 {
+		t.Fatalf("a %d-layer graph opened with %d nodes; want it grouped", n, before)
+	}
+	// The synthetic engine puts 48 consecutive layers in each Myelin graph.
+	const layer, groupSize = 2500, 48
+	first := layer / groupSize * groupSize
+	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, layer))
+	p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
+	after := eval[int](t, p, `window.__trtperf.graphNodes()`)
+	if after != before-1+groupSize {
+		t.Errorf("after expanding one group: %d nodes, want %d", after, before-1+groupSize)
+	}
+	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
+	if sel != strconv.Itoa(first) {
+		t.Errorf("expanding the group selected row %q, want its first layer %d", sel, first)
+	}
+	// Now the layer itself is a node: clicking it selects exactly it.
+	checkGraphClick(t, p, d, layer)
+	p.screenshot(t, "synthetic-5000-expanded")
+	noJSErrors(t, p)
+}
+
+// TestAllFailedReport: a folder whose every backend failed still gets a
+// report, and it says why and that nothing is interpretable.
+func TestAllFailedReport(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{FailedOnly: true})
+	dir := publish(t, d, nil)
+	p := newPage(t, 30*time.Second)
+	p.open(t, fileURL(dir))
+	if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+		t.Errorf("banner %q", got)
+	}
+	if got := p.text(t, "#validation"); !strings.Contains(got, d.Results[0].Validation.Messages[0].Message) {
+		t.Errorf("the failure message is not shown: %q", got)
+	}
+	if got := p.text(t, "header .badge"); !strings.HasPrefix(got, "failed") {
+		t.Errorf("header status %q", got)
+	}
+	noJSErrors(t, p)
+}

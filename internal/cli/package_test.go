@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/report"
+	"github.com/trtperf/trtperf/internal/report/reporttest"
+)
+
+// fsListing describes every path under root with its mode and content hash.
+func fsListing(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fmt.Fprintf(&b, "%s %v", rel, info.Mode())
+		if info.Mode().IsRegular() {
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// analyzeDataFile writes a valid synthetic analyze-data.json and returns it.
+func analyzeDataFile(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := contract.Encode(&buf, reporttest.Synthetic(reporttest.Options{Layers: 30})); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "analysis.json")
+	if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f, buf.Bytes()
+}
+
+func TestPackageCorpusFolder(t *testing.T) {
+	src := filepath.Join(corpustest.Dir(t), "controlnet-sd15-trt86-fp16")
+	parent := filepath.Join(t.TempDir(), "r") // created on demand
+	md := filepath.Join(t.TempDir(), "a.md")
+	os.WriteFile(md, []byte("# Analysis\n"), 0o644)
+	code, out, errOut := run(t, "package", src, "--output-parent", parent, "--timestamp", "20240131_120000", "--analyze-md", md)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	dir := filepath.Join(parent, "report_controlnet-sd15_20240131_120000")
+	want := fmt.Sprintf("report_dir: %s\nanalyze_data: %s\nanalyze_md: %s\n", dir, filepath.Join(dir, "analyze-data.json"), filepath.Join(dir, "analyze.md"))
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+	if !report.IsReport(dir) {
+		t.Errorf("%s is not a report", dir)
+	}
+	// Same timestamp again: _2.
+	code, out, _ = run(t, "package", src, "--output-parent", parent, "--timestamp", "20240131_120000")
+	if code != 0 || !strings.HasPrefix(out, "report_dir: "+dir+"_2\n") {
+		t.Errorf("second run: exit %d, %q", code, out)
+	}
+}
+
+func TestPackageUpdatesAnalysisOfExistingReport(t *testing.T) {
+	tmp := t.TempDir()
+	f, _ := analyzeDataFile(t, tmp)
+	dir := filepath.Join(tmp, "report")
+	if code, _, e := run(t, "package", "--analyze-data", f, "--report-dir", dir); code != 0 {
+		t.Fatalf("package: %s", e)
+	}
+	before := fsListing(t, dir)
+	md := filepath.Join(tmp, "analyze.md")
+	os.WriteFile(md, []byte("# Second opinion\n"), 0o644)
+	code, out, e := run(t, "package", "--analyze-data", filepath.Join(dir, "analyze-data.json"), "--report-dir", dir, "--analyze-md", md)
+	if code != 0 {
+		t.Fatalf("update: exit %d %s", code, e)
+	}
+	if !strings.Contains(out, "analyze_md: "+filepath.Join(dir, "analyze.md")) {
+		t.Errorf("stdout %q", out)
+	}
+	after := fsListing(t, dir)
+	for _, line := range strings.Split(after, "\n") {
+		if !strings.Contains(before, line) {
+			name := strings.Fields(line)[0]
+			if name != "analyze.md" && name != "analysis.js" {
+				t.Errorf("update changed %s", name)
+			}
+		}
+	}
+	// The same data from another path also counts as this report's.
+	code, _, e = run(t, "package", "--analyze-data", f, "--report-dir", dir, "--analyze-md", md)
+	if code != 0 {
+		t.Errorf("update via an equal copy: exit %d %s", code, e)
+	}
+}
+
+func TestPackageErrors(t *testing.T) {
+	tmp := t.TempDir()
+	f, data := analyzeDataFile(t, tmp)
+	full := filepath.Join(tmp, "full")
+	os.Mkdir(full, 0o755)
+	os.WriteFile(filepath.Join(full, "x.txt"), []byte("keep"), 0o644)
+	parentOfComponents := t.TempDir()
+	for _, c := range []string{"unet", "vae"} {
+		os.Mkdir(filepath.Join(parentOfComponents, c), 0o755)
+		os.WriteFile(filepath.Join(parentOfComponents, c, "layers_fp16.json"), []byte(`{"Layers":[],"Bindings":[]}`), 0o644)
+	}
+	invalid := filepath.Join(tmp, "invalid.json")
+	os.WriteFile(invalid, bytes.Replace(data, []byte(`"layer_count":30`), []byte(`"layer_count":31`), 1), 0o644)
+	otherReport := filepath.Join(tmp, "other")
+	if code, _, e := run(t, "package", "--analyze-data", f, "--report-dir", otherReport); code != 0 {
+		t.Fatal(e)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		hints []string
+	}{
+		{"missing folder", []string{"package", filepath.Join(tmp, "nope")}, 2, []string{"does not exist", "layers_<label>.json"}},
+		{"non-empty report dir", []string{"package", "--analyze-data", f, "--report-dir", full}, 2, []string{"not empty", "new or empty"}},
+		{"both targets", []string{"package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "a"), "--output-parent", tmp}, 2, []string{"not both"}},
+		{"parent of components", []string{"package", parentOfComponents, "--output-parent", tmp}, 2, []string{"unet, vae", "package each component"}},
+		{"analyze-data without report dir", []string{"package", "--analyze-data", f}, 2, []string{"needs --report-dir"}},
+		{"folder and analyze-data", []string{"package", tmp, "--analyze-data", f, "--report-dir", filepath.Join(tmp, "b")}, 2, []string{"not both"}},
+		{"bad timestamp", []string{"package", tmp, "--timestamp", "2024-01-31"}, 2, []string{"YYYYMMDD_HHMMSS"}},
+		{"missing analyze-md", []string{"package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "c"), "--analyze-md", filepath.Join(tmp, "none.md")}, 2, []string{"--analyze-md"}},
+		{"unwritable parent", []string{"package", "--analyze-data", f, "--report-dir", "/proc/self/trtperf-report"}, 2, []string{"/proc/self"}},
+		{"contract validation fails", []string{"package", "--analyze-data", invalid, "--report-dir", filepath.Join(tmp, "d")}, 1, []string{"layer_count", "no report was published"}},
+		{"report of another analysis", []string{"package", "--analyze-data", invalid, "--report-dir", otherReport, "--analyze-md", f}, 2, []string{"another analysis"}},
+		{"existing report without analyze-md", []string{"package", "--analyze-data", filepath.Join(otherReport, "analyze-data.json"), "--report-dir", otherReport}, 2, []string{"--analyze-md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := fsListing(t, tmp)
+			code, out, errOut := run(t, tt.args...)
+			wantError(t, code, errOut, tt.code, tt.hints...)
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if after := fsListing(t, tmp); after != before {
+				t.Errorf("file system changed:\nbefore\n%s\nafter\n%s", before, after)
+			}
+		})
+	}
+}
+
+func TestPackageTemplateMissing(t *testing.T) {
+	tmp := t.TempDir()
+	f, _ := analyzeDataFile(t, tmp)
+	broken := fstest.MapFS{}
+	fs.WalkDir(report.DefaultAssets(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && p != "index.html.tmpl" {
+			data, _ := fs.ReadFile(report.DefaultAssets(), p)
+			broken[p] = &fstest.MapFile{Data: data}
+		}
+		return err
+	})
+	saved := publisher
+	publisher = report.Publisher{Builder: report.Builder{Assets: broken}}
+	defer func() { publisher = saved }()
+	before := fsListing(t, tmp)
+	code, _, errOut := run(t, "package", "--analyze-data", f, "--output-parent", tmp, "--report-dir", "")
+	wantError(t, code, errOut, 2, "needs --report-dir")
+	code, _, errOut = run(t, "package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "r"))
+	wantError(t, code, errOut, 2, "index.html.tmpl", "rebuild")
+	if after := fsListing(t, tmp); after != before {
+		t.Errorf("file system changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the serve goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServe(t *testing.T) {
+	tmp := t.TempDir()
+	f, _ := analyzeDataFile(t, tmp)
+	dir := filepath.Join(tmp, "report")
+	if code, _, e := run(t, "package", "--analyze-data", f, "--report-dir", dir); code != 0 {
+		t.Fatal(e)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	saved := serveContext
+	serveContext = func(parent context.Context) (context.Context, context.CancelFunc) { return ctx, cancel }
+	defer func() { serveContext = saved }()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- Main([]string{"serve", dir}, &out, &errOut) }()
+	re := regexp.MustCompile(`^serving (.+) at (http://127\.0\.0\.1:[0-9]+/)\n$`)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			if m[1] != dir {
+				t.Errorf("serving %q, want %q", m[1], dir)
+			}
+			url = m[2]
+			break
+		}
+	}
+	if url == "" {
+		cancel()
+		t.Fatalf("serve printed %q (stderr %q)", out.String(), errOut.String())
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("Content-Security-Policy")) || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("GET / = %d %q", resp.StatusCode, body[:min(80, len(body))])
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exit %d after interrupt (stderr %q)", code, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop after interrupt")
+	}
+}
+
+func TestServeErrors(t *testing.T) {
+	tmp := t.TempDir()
+	code, _, e := run(t, "serve", filepath.Join(tmp, "nope"))
+	wantError(t, code, e, 2, "does not exist")
+	code, _, e = run(t, "serve", tmp)
+	wantError(t, code, e, 2, "not a trtperf report", "trtperf package")
+	f, _ := analyzeDataFile(t, tmp)
+	dir := filepath.Join(tmp, "r")
+	run(t, "package", "--analyze-data", f, "--report-dir", dir)
+	code, _, e = run(t, "serve", dir, "--addr", "256.0.0.1:99999")
+	wantError(t, code, e, 2, "cannot listen", "--addr")
+}

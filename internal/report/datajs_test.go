@@ -1,0 +1,76 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestWriteJSAssignment(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", `{"a":1}`, "window.X = {\"a\":1};\n"},
+		{"script close", `{"n":"</script><script>x()</script>"}`, `window.X = {"n":"\u003c/script\u003e\u003cscript\u003ex()\u003c/script\u003e"};` + "\n"},
+		{"comment open", `["<!--"]`, `window.X = ["\u003c!--"];` + "\n"},
+		{"ampersand", `"a&b"`, `window.X = "a\u0026b";` + "\n"},
+		{"line separators", "\"a\u2028b\u2029c\"", `window.X = "a\u2028b\u2029c";` + "\n"},
+		{"other multibyte kept", `"é—€"`, "window.X = \"é—€\";\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := writeJSAssignment(&buf, "X", []byte(tt.in)); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tt.want {
+				t.Errorf("got  %q\nwant %q", buf.String(), tt.want)
+			}
+		})
+	}
+}
+
+// FuzzWriteEscapedJSON: for any JSON document, the escaped form holds none of
+// the dangerous characters and still decodes to the same value.
+func FuzzWriteEscapedJSON(f *testing.F) {
+	for _, s := range []string{`{"a":"</script>"}`, "\"\u2028\"", `[1,2,"<&>"]`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want any
+		if json.Unmarshal(data, &want) != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := writeJSAssignment(&buf, "X", data); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		body := strings.TrimSuffix(strings.TrimPrefix(out, "window.X = "), ";\n")
+		if strings.ContainsAny(body, "<>&\u2028\u2029") {
+			t.Fatalf("unescaped character left in %q", body)
+		}
+		var got any
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("escaped JSON no longer parses: %v", err)
+		}
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(got)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("value changed: %s vs %s", a, b)
+		}
+	})
+}
+
+func BenchmarkWriteJSAssignment(b *testing.B) {
+	data := bytes.Repeat([]byte(`{"Name":"/model/layers.1/self_attn/q_proj/MatMul","LayerType":"gemm","x":"<&>"},`), 100000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		var buf bytes.Buffer
+		buf.Grow(len(data) + len(data)/8)
+		if err := writeJSAssignment(&buf, "X", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	eventAttr   = regexp.MustCompile(`(?i)<[^>]*\son[a-z]+\s*=`)
+	scriptTag   = regexp.MustCompile(`(?i)<\s*(script|iframe|object|embed|style|svg|form|textarea)`)
+	jsURL       = regexp.MustCompile(`(?i)(href|src)\s*=\s*"?\s*(javascript|vbscript|data):`)
+	remoteImage = regexp.MustCompile(`(?i)<img[^>]*src="?(https?:)?//`)
+)
+
+// checkSafe is the property every rendering must have.
+func checkSafe(t *testing.T, html string) {
+	t.Helper()
+	for name, re := range map[string]*regexp.Regexp{"event handler": eventAttr, "active element": scriptTag, "script URL": jsURL, "remote image": remoteImage} {
+		if m := re.FindString(html); m != "" {
+			t.Errorf("%s in rendered HTML: %q\nfull: %s", name, m, html)
+		}
+	}
+}
+
+func TestRenderMarkdown(t *testing.T) {
+	tests := []struct {
+		name, md string
+		want     []string // substrings that must be present
+		notWant  []string
+	}{
+		{"heading and emphasis", "# Title\n\nSome **bold** text.", []string{"<h1", "Title</h1>", "<strong>bold</strong>"}, nil},
+		{"table", "| a | b |\n|---|---|\n| 1 | 2 |\n", []string{"<table>", "<td>1</td>"}, nil},
+		{"raw script dropped", "hi <script>alert(1)</script>", []string{"hi"}, []string{"alert(1)</script>"}},
+		{"img onerror dropped", `<img src=x onerror="alert(1)">`, nil, []string{"onerror"}},
+		{"javascript link removed", "[x](javascript:alert(1))", []string{"<p>x</p>"}, []string{"javascript:", "<a"}},
+		{"raw javascript link dropped", `<a href="javascript:alert(1)">x</a>`, nil, []string{"javascript:"}},
+		{"remote image replaced", "![chart](https://example.com/c.png)", []string{"image not shown: chart (https://example.com/c.png)"}, []string{"<img"}},
+		{"protocol-relative image replaced", "![c](//example.com/c.png)", []string{"image not shown"}, []string{"<img"}},
+		{"data image replaced", "![c](data:image/png;base64,AAAA)", []string{"image not shown"}, []string{"<img"}},
+		{"relative image kept", "![c](plots/c.png)", []string{`<img src="plots/c.png" alt="c"`}, nil},
+		{"https link kept, no referrer", "[docs](https://example.com/)", []string{`href="https://example.com/"`, "noreferrer"}, nil},
+		{"textarea breakout is text", "</textarea><b>x</b>", nil, []string{"</textarea>"}},
+		{"code keeps tags as text", "`<script>`", []string{"<code>&lt;script&gt;</code>"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			html, err := RenderMarkdown([]byte(tt.md))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSafe(t, html)
+			for _, w := range tt.want {
+				if !strings.Contains(html, w) {
+					t.Errorf("missing %q in %s", w, html)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(html, w) {
+					t.Errorf("unexpected %q in %s", w, html)
+				}
+			}
+		})
+	}
+}
+
+func FuzzRenderMarkdown(f *testing.F) {
+	for _, s := range []string{
+		"# x", "<script>alert(1)</script>", "[a](javascript:alert(1))", "![i](http://x/y.png)",
+		"<img src=x onerror=alert(1)>", "<a href=\"jav&#x09;ascript:alert(1)\">x</a>", "<svg onload=alert(1)>",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, md []byte) {
+		html, err := RenderMarkdown(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSafe(t, html)
+	})
+}

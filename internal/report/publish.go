@@ -1,0 +1,345 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// Target says where a report goes: ReportDir exactly, or an auto-named
+// `report_<model>_<timestamp>` folder under OutputParent.
+type Target struct {
+	ReportDir    string // must not exist or be empty
+	OutputParent string // used when ReportDir is empty; "" means "."
+	ModelName    string // for the auto name; "" means the data's model name
+	Timestamp    string // YYYYMMDD_HHMMSS; "" means now
+}
+
+// Publisher builds, validates and atomically publishes report folders.
+type Publisher struct {
+	Builder Builder
+	// Now stamps auto-named folders; nil means time.Now.
+	Now func() time.Time
+	// Validate checks the encoded contract; nil means contract.Validate
+	// (schema and semantic checks).
+	Validate func(encoded []byte) error
+	// mkdirTemp creates the staging folder (os.MkdirTemp); tests inject a
+	// failure because root ignores permission bits.
+	mkdirTemp func(dir, pattern string) (string, error)
+}
+
+// Errors the command line maps to messages and exit codes.
+var (
+	ErrNotEmpty   = errors.New("folder is not empty")
+	ErrNotAReport = errors.New("not a trtperf report folder")
+)
+
+// ValidationError says the analysis failed its contract; nothing was
+// published. The command line exits 1 for it.
+type ValidationError struct {
+	Problems []string // "pointer: message", schema problems first
+}
+
+func (e *ValidationError) Error() string {
+	first := ""
+	if len(e.Problems) > 0 {
+		first = ": " + e.Problems[0]
+	}
+	more := ""
+	if len(e.Problems) > 1 {
+		more = fmt.Sprintf(" (and %d more; run 'trtperf validate' on the analysis for all)", len(e.Problems)-1)
+	}
+	return fmt.Sprintf("the analysis does not satisfy the analyze-data contract, so no report was published%s%s", first, more)
+}
+
+// ValidateContract runs contract.Validate and turns its problems into a
+// *ValidationError.
+func ValidateContract(encoded []byte) error {
+	rep := contract.Validate(encoded)
+	if rep.SchemaOK() && rep.SemanticOK() {
+		return nil
+	}
+	ve := &ValidationError{}
+	for _, p := range rep.Schema {
+		ve.Problems = append(ve.Problems, "schema "+p.Pointer+": "+p.Message)
+	}
+	for _, p := range rep.Semantic {
+		ve.Problems = append(ve.Problems, "semantic "+p.Pointer+": "+p.Message)
+	}
+	if len(ve.Problems) == 0 {
+		ve.Problems = []string{"validation failed without a message"}
+	}
+	return ve
+}
+
+var timestampRE = regexp.MustCompile(`^[0-9]{8}_[0-9]{6}$`)
+
+// CheckTimestamp accepts YYYYMMDD_HHMMSS naming a real date and time.
+func CheckTimestamp(ts string) error {
+	if !timestampRE.MatchString(ts) {
+		return fmt.Errorf("timestamp %q is not YYYYMMDD_HHMMSS (e.g. 20240131_235959)", ts)
+	}
+	if _, err := time.Parse("20060102_150405", ts); err != nil {
+		return fmt.Errorf("timestamp %q is not a real date and time; use YYYYMMDD_HHMMSS", ts)
+	}
+	return nil
+}
+
+// Publish validates the analysis, builds the report in a staging folder
+// beside the target and renames it into place. It returns the report folder.
+// On any error the file system is left as it was.
+func (p Publisher) Publish(d *contract.AnalyzeData, encoded, analyzeMD []byte, t Target) (dir string, err error) {
+	stamp := t.Timestamp
+	if stamp == "" {
+		now := time.Now
+		if p.Now != nil {
+			now = p.Now
+		}
+		stamp = now().Format("20060102_150405")
+	} else if err := CheckTimestamp(stamp); err != nil {
+		return "", err
+	}
+
+	parent := t.OutputParent
+	if t.ReportDir != "" {
+		parent = filepath.Dir(t.ReportDir)
+		if err := checkEmptyOrAbsent(t.ReportDir); err != nil {
+			return "", err
+		}
+	} else if parent == "" {
+		parent = "."
+	}
+	// Cheap checks of the target come first; validation reads the whole
+	// analysis (seconds on a 10^5-layer engine) and must pass before
+	// anything is written.
+	validate := p.Validate
+	if validate == nil {
+		validate = ValidateContract
+	}
+	if err := validate(encoded); err != nil {
+		return "", err
+	}
+	created, err := ensureDir(parent)
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil && created != "" {
+			os.RemoveAll(created)
+		}
+	}()
+
+	mkdirTemp := p.mkdirTemp
+	if mkdirTemp == nil {
+		mkdirTemp = os.MkdirTemp
+	}
+	staging, err := mkdirTemp(parent, ".trtperf-staging-*")
+	if err != nil {
+		return "", fmt.Errorf("cannot create the report in %s: %w; choose a writable folder with --output-parent or --report-dir", parent, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(staging)
+		}
+	}()
+	if err := p.Builder.Build(staging, d, encoded, analyzeMD); err != nil {
+		return "", err
+	}
+	// MkdirTemp makes the folder private; a report is meant to be shared.
+	if err := os.Chmod(staging, 0o755); err != nil {
+		return "", fmt.Errorf("set permissions of %s: %w", staging, err)
+	}
+
+	if t.ReportDir != "" {
+		// os.Rename refuses an existing folder even when empty, so an empty
+		// --report-dir is removed first (os.Remove fails if anything
+		// appeared in it) and recreated if the rename then fails.
+		restore := func() {}
+		if st, err := os.Lstat(t.ReportDir); err == nil && st.IsDir() {
+			if err := os.Remove(t.ReportDir); err != nil {
+				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new --report-dir", t.ReportDir, ErrNotEmpty)
+			}
+			restore = func() { os.Mkdir(t.ReportDir, st.Mode().Perm()) }
+		}
+		if err := os.Rename(staging, t.ReportDir); err != nil {
+			restore()
+			if isNotEmpty(err) {
+				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new --report-dir", t.ReportDir, ErrNotEmpty)
+			}
+			return "", fmt.Errorf("publish report to %s: %w", t.ReportDir, err)
+		}
+		return t.ReportDir, nil
+	}
+	model := t.ModelName
+	if model == "" {
+		model = d.ModelName
+	}
+	base := "report_" + SanitizeName(model) + "_" + stamp
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s_%d", base, i)
+		}
+		target := filepath.Join(parent, name)
+		if _, err := os.Lstat(target); err == nil {
+			continue // taken, even if empty: auto names never reuse a folder
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("check %s: %w", target, err)
+		}
+		if err := os.Rename(staging, target); err != nil {
+			if isNotEmpty(err) {
+				continue // created meanwhile by someone else
+			}
+			return "", fmt.Errorf("publish report to %s: %w", target, err)
+		}
+		return target, nil
+	}
+}
+
+// checkEmptyOrAbsent refuses a report folder that has anything in it.
+func checkEmptyOrAbsent(dir string) error {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("check --report-dir %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("--report-dir %s is a file, not a folder; choose a new or empty folder", dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("read --report-dir %s: %w", dir, err)
+	}
+	defer f.Close()
+	if names, _ := f.Readdirnames(1); len(names) > 0 {
+		return fmt.Errorf("--report-dir %s: %w; trtperf never writes into a non-empty folder, so choose a new or empty one (or use --output-parent for an auto-named folder)", dir, ErrNotEmpty)
+	}
+	return nil
+}
+
+func isNotEmpty(err error) bool {
+	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
+}
+
+// ensureDir creates dir and its missing parents, returning the topmost
+// folder it created ("" when dir existed) so a failure can remove it again.
+func ensureDir(dir string) (created string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return "", fmt.Errorf("%s is a file, not a folder; choose another output folder", d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("check %s: %w", d, err)
+		}
+		created = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if created == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		os.RemoveAll(created)
+		return "", fmt.Errorf("cannot create %s: %w; choose a writable output folder", dir, err)
+	}
+	return created, nil
+}
+
+// SanitizeName makes a model name safe as part of a folder name: letters,
+// digits, '.', '-' and '_' are kept, runs of anything else become one '-',
+// and the result is at most 64 bytes; an empty result is "model".
+func SanitizeName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		ok := r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_')
+		if ok {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	out := strings.Trim(b.String(), "-.")
+	if out == "" {
+		return "model"
+	}
+	return out
+}
+
+// IsReport reports whether dir holds a published report.
+func IsReport(dir string) bool {
+	for _, f := range []string{FileIndex, FileDataJS, FileAnalyzeData} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// UpdateAnalysis replaces analyze.md and its rendered HTML in an existing
+// report and touches nothing else. Each file is written to a temporary file
+// beside it and renamed, so a reader never sees a half-written file.
+func UpdateAnalysis(reportDir string, analyzeMD []byte) error {
+	if !IsReport(reportDir) {
+		return fmt.Errorf("%s: %w (it lacks %s, %s or %s); package a folder first", reportDir, ErrNotAReport, FileIndex, FileDataJS, FileAnalyzeData)
+	}
+	script, err := analysisScript(analyzeMD)
+	if err != nil {
+		return err
+	}
+	files := []struct {
+		name string
+		data []byte
+	}{{FileAnalysisJS, script}, {FileAnalyzeMD, analyzeMD}}
+	temps := make([]string, 0, len(files))
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t) // already renamed ones are gone; harmless
+		}
+	}()
+	for _, f := range files {
+		tmp, err := os.CreateTemp(reportDir, ".trtperf-"+f.name+"-*")
+		if err != nil {
+			return fmt.Errorf("cannot write in %s: %w; check its permissions", reportDir, err)
+		}
+		temps = append(temps, tmp.Name())
+		_, werr := tmp.Write(f.data)
+		cerr := tmp.Close()
+		if werr != nil || cerr != nil {
+			return fmt.Errorf("write %s: %w", tmp.Name(), errors.Join(werr, cerr))
+		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+			return fmt.Errorf("set permissions of %s: %w", tmp.Name(), err)
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(temps[i], filepath.Join(reportDir, f.name)); err != nil {
+			return fmt.Errorf("replace %s in %s: %w", f.name, reportDir, err)
+		}
+	}
+	return nil
+}

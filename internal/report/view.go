@@ -1,0 +1,292 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// The page does not parse the whole analysis before it can show anything: a
+// 10^5-layer analysis is ~140 MB of JSON, which takes Chromium several
+// seconds to evaluate. The report therefore splits what the app reads:
+//
+//	data.js             the analysis without per-layer arrays (layers,
+//	                    records, graph edges and order) plus a small view
+//	                    index: first screen (header, cards, findings, charts)
+//	layers-<b>.js       per backend, compact columns for the table and the
+//	                    graph (names, type/precision/tactic ids, times,
+//	                    order, edges), loaded right after the first paint
+//	sources-<b>.js      per backend, each layer's Metadata and Origin (the
+//	                    bulk of the text on LLM engines), loaded when the
+//	                    source-op filter is first used
+//	details/<b>-<c>.js  full layer and record objects, DetailChunk layers a
+//	                    file, loaded when a layer is opened
+//
+// analyze-data.json beside them is the complete contract.
+
+// DetailChunk is how many layers one details file holds.
+const DetailChunk = 1000
+
+// DirDetails holds the per-layer detail chunks.
+const DirDetails = "details"
+
+// backendView is the per-backend index in data.js (window.TRTPERF_VIEW).
+type backendView struct {
+	Columns string       `json:"columns"` // file name of the columns script
+	Sources string       `json:"sources"` // file name of the sources script
+	Chunks  int          `json:"chunks"`
+	Chunk   int          `json:"chunk"`
+	Slowest *slowestView `json:"slowest"`
+}
+
+type slowestView struct {
+	Layer      int     `json:"layer"`
+	Name       string  `json:"name"`
+	AvgMs      float64 `json:"avg_ms"`
+	Percentage float64 `json:"percentage"`
+	LayerType  string  `json:"layer_type"`
+}
+
+// columns is one backend's table and graph data, one entry per layer.
+type columns struct {
+	N         int       `json:"n"`
+	Timed     bool      `json:"timed"`
+	Strings   []string  `json:"strings"` // table for the *ID columns
+	Names     []string  `json:"names"`
+	TypeID    []int32   `json:"type"`
+	PrecID    []int32   `json:"precision"`
+	TacticID  []int32   `json:"tactic"`
+	SubID     []int32   `json:"subgraph"` // -1 without _subgraph
+	Source    []string  `json:"-"`        // Metadata and Origin: written to sources-<b>.js
+	Avg       []float64 `json:"avg"`      // null when untimed
+	Pct       []float64 `json:"pct"`
+	Myelin    []int32   `json:"myelin"` // -1 outside Myelin graphs
+	Topo      []int     `json:"topo"`   // topological order (identity without one)
+	EdgesFlat []int32   `json:"edges"`  // producer, consumer pairs
+}
+
+type stringTable struct {
+	ids  map[string]int32
+	list []string
+}
+
+func (s *stringTable) id(v string) int32 {
+	if id, ok := s.ids[v]; ok {
+		return id
+	}
+	id := int32(len(s.list))
+	s.ids[v] = id
+	s.list = append(s.list, v)
+	return id
+}
+
+// precisionOf guesses a layer's precision from its first output's format,
+// for layers without a profile record (layer_only backends).
+func precisionOf(l *contract.Layer) string {
+	if len(l.Outputs) == 0 {
+		return "unknown"
+	}
+	f := strings.ToLower(l.Outputs[0].Format)
+	for _, c := range []struct{ key, name string }{
+		{"bf16", "BF16"}, {"fp16", "FP16"}, {"half", "FP16"}, {"fp8", "FP8"}, {"e4m3", "FP8"}, {"fp4", "FP4"},
+		{"int8", "INT8"}, {"int32", "INT32"}, {"int64", "INT64"}, {"bool", "BOOL"}, {"fp32", "FP32"}, {"float", "FP32"},
+	} {
+		if strings.Contains(f, c.key) {
+			return c.name
+		}
+	}
+	if f == "" {
+		return "unknown"
+	}
+	return "other"
+}
+
+// buildColumns derives the per-layer columns in one pass over layers and
+// records.
+func buildColumns(b *contract.Backend) (*columns, *slowestView) {
+	n := len(b.Layers)
+	c := &columns{
+		N: n, Timed: b.Validation.AnalysisMode == contract.ModeLayerProfile && len(b.Records) > 0,
+		Names: make([]string, n), TypeID: make([]int32, n), PrecID: make([]int32, n), TacticID: make([]int32, n),
+		SubID: make([]int32, n), Source: make([]string, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
+	}
+	st := &stringTable{ids: map[string]int32{}}
+	rec := make([]int32, n)
+	for i := range rec {
+		rec[i] = -1
+	}
+	for i := range b.Records {
+		if l := b.Records[i].Layer; l >= 0 && l < n {
+			rec[l] = int32(i)
+		}
+	}
+	if c.Timed {
+		c.Avg = make([]float64, n)
+		c.Pct = make([]float64, n)
+	}
+	var slowest *slowestView
+	for i := range n {
+		l := &b.Layers[i]
+		c.Names[i] = l.Name
+		typ, prec, tactic := l.LayerType, precisionOf(l), l.TacticName
+		c.Myelin[i] = -1
+		if r := rec[i]; r >= 0 {
+			rr := &b.Records[r]
+			typ = rr.LayerType
+			if rr.Precision != "" {
+				prec = rr.Precision
+			}
+			if rr.Tactic != "" {
+				tactic = rr.Tactic
+			}
+			if rr.MyelinGraph != nil {
+				c.Myelin[i] = int32(*rr.MyelinGraph)
+			}
+			if c.Timed {
+				c.Avg[i], c.Pct[i] = rr.AvgMs, rr.Percentage
+				if slowest == nil || rr.AvgMs > slowest.AvgMs {
+					slowest = &slowestView{Layer: i, Name: rr.Name, AvgMs: rr.AvgMs, Percentage: rr.Percentage, LayerType: rr.LayerType}
+				}
+			}
+		}
+		if typ == "" {
+			typ = "unknown" // names-only layer info has no LayerType
+		}
+		c.TypeID[i], c.PrecID[i], c.TacticID[i] = st.id(typ), st.id(prec), st.id(tactic)
+		c.SubID[i] = -1
+		if l.Subgraph != "" {
+			c.SubID[i] = st.id(l.Subgraph)
+		}
+		if l.Origin != "" {
+			c.Source[i] = l.Metadata + " " + l.Origin
+		} else {
+			c.Source[i] = l.Metadata
+		}
+	}
+	if len(c.Topo) != n {
+		c.Topo = make([]int, n)
+		for i := range c.Topo {
+			c.Topo[i] = i
+		}
+	}
+	c.EdgesFlat = make([]int32, 0, 2*len(b.Graph.Edges))
+	for _, e := range b.Graph.Edges {
+		c.EdgesFlat = append(c.EdgesFlat, int32(e[0]), int32(e[1]))
+	}
+	c.Strings = st.list
+	return c, slowest
+}
+
+// summary is d without the per-layer arrays (shared slices elsewhere are
+// not modified; Results is a copy).
+func summary(d *contract.AnalyzeData) *contract.AnalyzeData {
+	s := *d
+	s.Results = make([]contract.Backend, len(d.Results))
+	for i, b := range d.Results {
+		b.Layers = nil
+		b.Records = nil
+		b.Graph.Edges = nil
+		b.Graph.TopoOrder = nil
+		s.Results[i] = b
+	}
+	return &s
+}
+
+// writeView writes data.js, the columns scripts and the detail chunks.
+func writeView(dir string, d *contract.AnalyzeData) error {
+	views := make([]backendView, len(d.Results))
+	if len(d.Results) > 0 {
+		if err := os.Mkdir(filepath.Join(dir, DirDetails), 0o755); err != nil {
+			return fmt.Errorf("create details folder: %w", err)
+		}
+	}
+	for bi := range d.Results {
+		b := &d.Results[bi]
+		cols, slowest := buildColumns(b)
+		name, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
+		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest}
+		raw, err := json.Marshal(cols)
+		if err != nil {
+			return fmt.Errorf("encode layer columns of %s: %w", b.Label, err)
+		}
+		if err := writeScript(filepath.Join(dir, name), fmt.Sprintf("window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi), raw, ";\n"); err != nil {
+			return err
+		}
+		raw, err = json.Marshal(cols.Source)
+		if err != nil {
+			return fmt.Errorf("encode layer sources of %s: %w", b.Label, err)
+		}
+		if err := writeScript(filepath.Join(dir, sources), fmt.Sprintf("window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = ", bi), raw, ";\n"); err != nil {
+			return err
+		}
+		if err := writeDetails(dir, bi, b); err != nil {
+			return err
+		}
+	}
+	sum, err := json.Marshal(summary(d))
+	if err != nil {
+		return fmt.Errorf("encode analysis summary: %w", err)
+	}
+	view, err := json.Marshal(views)
+	if err != nil {
+		return fmt.Errorf("encode view index: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := writeJSAssignment(&buf, "TRTPERF_DATA", sum); err != nil {
+		return err
+	}
+	if err := writeJSAssignment(&buf, "TRTPERF_VIEW", view); err != nil {
+		return err
+	}
+	return writeFile(dir, FileDataJS, buf.Bytes())
+}
+
+// detailChunk is what one details script passes to the app.
+type detailChunk struct {
+	Layers  []contract.Layer   `json:"layers"`
+	Records []*contract.Record `json:"records"` // null for layers without one
+}
+
+func writeDetails(dir string, bi int, b *contract.Backend) error {
+	rec := make([]*contract.Record, len(b.Layers))
+	for i := range b.Records {
+		if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
+			rec[l] = &b.Records[i]
+		}
+	}
+	for start := 0; start < len(b.Layers); start += DetailChunk {
+		end := min(start+DetailChunk, len(b.Layers))
+		raw, err := json.Marshal(detailChunk{Layers: b.Layers[start:end], Records: rec[start:end]})
+		if err != nil {
+			return fmt.Errorf("encode layer details of %s: %w", b.Label, err)
+		}
+		c := start / DetailChunk
+		file := filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c))
+		if err := writeScript(file, fmt.Sprintf("window.__trtperfDetails(%d, %d, ", bi, c), raw, ");\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeScript writes prefix + script-safe JSON + suffix to file.
+func writeScript(file, prefix string, json []byte, suffix string) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", file, err)
+	}
+	err = writeJSWrapped(f, prefix, json, suffix)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}

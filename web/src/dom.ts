@@ -1,0 +1,73 @@
+// DOM helpers. Every piece of text from the data goes through textContent
+// (via `text` or string children) — never innerHTML — so a layer name such
+// as "<img onerror=...>" is shown, not parsed.
+
+type Child = Node | string | number | null | undefined | false;
+
+export interface Props {
+  class?: string;
+  id?: string;
+  title?: string;
+  text?: string;
+  attrs?: Record<string, string>;
+  on?: Record<string, (ev: Event) => void>;
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (props) {
+    if (props.class) el.className = props.class;
+    if (props.id) el.id = props.id;
+    if (props.title) el.title = props.title;
+    if (props.text !== undefined) el.textContent = props.text;
+    if (props.attrs) for (const k in props.attrs) el.setAttribute(k, props.attrs[k]);
+    if (props.on) for (const k in props.on) el.addEventListener(k, props.on[k]);
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: Node, children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function svg(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+  const el = document.createElementNS(SVG, tag);
+  for (const k in attrs) el.setAttribute(k, String(attrs[k]));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+export function clear(el: Node): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+export function fmtMs(v: number | null | undefined, digits = 3): string {
+  if (v === null || v === undefined || !isFinite(v)) return "—";
+  if (v !== 0 && Math.abs(v) < 0.001) return v.toExponential(2) + " ms";
+  return v.toFixed(digits) + " ms";
+}
+
+export function fmtPct(v: number | null | undefined): string {
+  if (v === null || v === undefined || !isFinite(v)) return "—";
+  return v.toFixed(v < 10 ? 2 : 1) + "%";
+}
+
+export function fmtInt(v: number | null | undefined): string {
+  if (v === null || v === undefined) return "—";
+  return v.toLocaleString("en-US");
+}
+
+export function badge(text: string, kind: string): HTMLSpanElement {
+  return h("span", { class: "badge badge-" + kind.replace(/[^a-z0-9_-]/gi, ""), text });
+}
+
+/** Shortens very long names for labels; the full text stays in a title. */
+export function ellipsis(s: string, max: number): string {
+  return s.length <= max ? s : s.slice(0, max - 1) + "…";
+}

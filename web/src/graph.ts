@@ -1,0 +1,367 @@
+// The interactive graph: canvas rendering of a layout with zoom, pan,
+// click-to-select, search, colouring by type or time, and collapsed groups
+// for big engines that expand when clicked.
+import { h, clear, ellipsis } from "./dom";
+import { groupLayers, layout, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
+import type { Model } from "./model";
+
+/** Engines above this many layers start grouped. */
+export const COLLAPSE_ABOVE = 2000;
+const GROUP_TARGET = 600;
+
+const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6", "#d37295"];
+
+export class GraphView {
+  readonly el: HTMLElement;
+  private m: Model;
+  private canvas: HTMLCanvasElement;
+  private ctx: CanvasRenderingContext2D;
+  private info: HTMLElement;
+  private legend: HTMLElement;
+  private grouping: Grouping | null = null;
+  private expanded: Uint8Array | null = null;
+  private lay!: Layout;
+  private s = 1;
+  private tx = 0;
+  private ty = 0;
+  private w = 0;
+  private hgt = 0;
+  private colorBy: "type" | "time" = "type";
+  private typeColor = new Map<string, string>();
+  private selected = -1;
+  private highlight: Set<number> | null = null;
+  private frame = 0;
+  private searchHits: number[] = [];
+  private searchAt = -1;
+  private lastQuery = "";
+  onSelect: (layer: number) => void = () => {};
+
+  constructor(m: Model) {
+    this.m = m;
+    let k = 0;
+    const counts = new Map<string, number>();
+    for (const t of m.type) counts.set(t, (counts.get(t) || 0) + 1);
+    for (const [t] of [...counts.entries()].sort((a, b) => b[1] - a[1])) this.typeColor.set(t, PALETTE[k++ % PALETTE.length]);
+    if (!m.timed) this.colorBy = "type";
+
+    this.canvas = h("canvas", { id: "graph-canvas", attrs: { "aria-label": "Layer graph", tabindex: "0" } });
+    this.ctx = this.canvas.getContext("2d")!;
+    const search = h("input", { id: "graph-search", class: "filter", attrs: { type: "search", placeholder: "Find layer (Enter = next)", "aria-label": "Find layer in graph" } });
+    search.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") this.search(search.value);
+    });
+    const color = h("select", { id: "graph-color", class: "filter", attrs: { "aria-label": "Colour by" } },
+      h("option", { text: "Colour: layer type", attrs: { value: "type" } }),
+      m.timed ? h("option", { text: "Colour: time", attrs: { value: "time" } }) : null);
+    color.addEventListener("change", () => {
+      this.colorBy = color.value as "type" | "time";
+      this.drawLegend();
+      this.schedule();
+    });
+    const group = h("select", { id: "graph-group", class: "filter", attrs: { "aria-label": "Group layers" } });
+    for (const [v, t] of [["none", "All layers"], ["auto", "Group: Myelin graph / name prefix"], ["prefix", "Group: name prefix"], ["myelin", "Group: Myelin graph"], ["position", "Group: topological blocks"]]) {
+      group.appendChild(h("option", { text: t, attrs: { value: v } }));
+    }
+    group.value = m.n > COLLAPSE_ABOVE ? "auto" : "none";
+    group.addEventListener("change", () => this.regroup(group.value));
+    const collapse = h("button", { id: "graph-collapse", text: "Collapse all", on: { click: () => this.regroup(group.value) } });
+    const fit = h("button", { id: "graph-fit", text: "Fit", on: { click: () => this.fit(true) } });
+    this.info = h("span", { class: "muted graph-info", id: "graph-info" });
+    this.legend = h("div", { class: "legend", id: "graph-legend" });
+    const wrap = h("div", { class: "canvas-wrap" }, this.canvas);
+    this.el = h("div", { class: "graph" }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), wrap, this.legend);
+
+    this.regroup(group.value, false);
+    this.drawLegend();
+    this.bind(wrap);
+  }
+
+  /** Selects a layer's node and brings it into view. */
+  select(layer: number): void {
+    this.selected = layer;
+    this.centreOn(layer);
+    this.schedule();
+  }
+
+  setHighlight(layers: Set<number> | null): void {
+    this.highlight = layers;
+    if (layers && layers.size) {
+      let first = -1;
+      for (const l of layers) if (first < 0 || this.m.pos[l] < this.m.pos[first]) first = l;
+      this.centreOn(first);
+    }
+    this.schedule();
+  }
+
+  /** Test hook: centres a layer's node and returns its client coordinates. */
+  locate(layer: number): { x: number; y: number } {
+    this.canvas.scrollIntoView({ block: "center" });
+    this.centreOn(layer);
+    this.draw();
+    const v = this.lay.nodeOf[layer];
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + (this.lay.x[v] + NODE_W / 2) * this.s + this.tx, y: r.top + (this.lay.y[v] + NODE_H / 2) * this.s + this.ty };
+  }
+
+  /** Benchmark hook: redraws k times at changing zoom, returns ms per draw. */
+  benchRedraw(k: number): number {
+    const t0 = performance.now();
+    const s0 = this.s;
+    for (let i = 0; i < k; i++) {
+      this.zoomAt(this.w / 2, this.hgt / 2, i % 2 ? 1.25 : 0.8);
+      this.draw();
+    }
+    this.s = s0;
+    return (performance.now() - t0) / k;
+  }
+
+  nodeCount(): number {
+    return this.lay.count;
+  }
+
+  private regroup(mode: string, redraw = true): void {
+    this.grouping = groupLayers(this.m, mode, GROUP_TARGET);
+    this.expanded = this.grouping ? new Uint8Array(this.grouping.names.length) : null;
+    this.relayout();
+    this.fit(redraw);
+  }
+
+  private relayout(): void {
+    this.lay = layout(this.m, this.grouping, this.expanded);
+    const groups = this.grouping ? this.grouping.names.length : 0;
+    this.info.textContent = `${this.lay.count.toLocaleString("en-US")} nodes, ${(this.lay.edges.length / 2).toLocaleString("en-US")} edges` +
+      (groups ? ` · ${groups.toLocaleString("en-US")} groups by ${this.grouping!.name}; click a group to expand it` : "");
+  }
+
+  private expand(group: number, layer: number): void {
+    if (!this.expanded) return;
+    this.expanded[group] = 1;
+    this.relayout();
+    this.centreOn(layer);
+    this.schedule();
+  }
+
+  private fit(redraw: boolean): void {
+    this.resize();
+    const w = this.w || 800;
+    const lay = this.lay;
+    this.s = Math.max(0.25, Math.min(1, (w - 40) / Math.max(1, lay.width)));
+    this.tx = (w - lay.width * this.s) / 2;
+    this.ty = 20;
+    if (redraw) this.schedule();
+  }
+
+  private centreOn(layer: number): void {
+    if (layer < 0 || layer >= this.m.n) return;
+    this.resize();
+    const v = this.lay.nodeOf[layer];
+    if (this.s < 0.6) this.s = 0.8;
+    this.tx = this.w / 2 - (this.lay.x[v] + NODE_W / 2) * this.s;
+    this.ty = this.hgt / 2 - (this.lay.y[v] + NODE_H / 2) * this.s;
+  }
+
+  private search(q: string): void {
+    q = q.trim().toLowerCase();
+    if (!q) return;
+    if (q !== this.lastQuery) {
+      this.lastQuery = q;
+      this.searchHits = [];
+      for (let p = 0; p < this.m.n; p++) {
+        const i = this.m.order[p];
+        if (this.m.names[i].toLowerCase().indexOf(q) >= 0) this.searchHits.push(i);
+      }
+      this.searchAt = -1;
+    }
+    if (!this.searchHits.length) {
+      this.info.textContent = `no layer name contains "${q}"`;
+      return;
+    }
+    this.searchAt = (this.searchAt + 1) % this.searchHits.length;
+    const layer = this.searchHits[this.searchAt];
+    this.info.textContent = `match ${this.searchAt + 1} of ${this.searchHits.length}`;
+    this.onSelect(layer);
+  }
+
+  private resize(): void {
+    const wrap = this.canvas.parentElement!;
+    const w = wrap.clientWidth;
+    const hh = wrap.clientHeight;
+    if (w === this.w && hh === this.hgt) return;
+    this.w = w;
+    this.hgt = hh;
+    const dpr = window.devicePixelRatio || 1;
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(hh * dpr));
+    this.canvas.style.width = w + "px";
+    this.canvas.style.height = hh + "px";
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private zoomAt(cx: number, cy: number, f: number): void {
+    const s = Math.max(0.01, Math.min(4, this.s * f));
+    this.tx = cx - ((cx - this.tx) * s) / this.s;
+    this.ty = cy - ((cy - this.ty) * s) / this.s;
+    this.s = s;
+  }
+
+  private bind(wrap: HTMLElement): void {
+    new ResizeObserver(() => {
+      this.resize();
+      this.schedule();
+    }).observe(wrap);
+    this.canvas.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const r = this.canvas.getBoundingClientRect();
+      this.zoomAt(ev.clientX - r.left, ev.clientY - r.top, Math.exp(-ev.deltaY * 0.0015));
+      this.schedule();
+    }, { passive: false });
+    let down: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
+    this.canvas.addEventListener("pointerdown", (ev) => {
+      down = { x: ev.clientX, y: ev.clientY, tx: this.tx, ty: this.ty, moved: false };
+      this.canvas.setPointerCapture(ev.pointerId);
+    });
+    this.canvas.addEventListener("pointermove", (ev) => {
+      if (!down) return;
+      const dx = ev.clientX - down.x;
+      const dy = ev.clientY - down.y;
+      if (Math.abs(dx) + Math.abs(dy) > 4) down.moved = true;
+      if (down.moved) {
+        this.tx = down.tx + dx;
+        this.ty = down.ty + dy;
+        this.schedule();
+      }
+    });
+    this.canvas.addEventListener("pointerup", (ev) => {
+      const d = down;
+      down = null;
+      if (!d || d.moved) return;
+      const r = this.canvas.getBoundingClientRect();
+      this.click((ev.clientX - r.left - this.tx) / this.s, (ev.clientY - r.top - this.ty) / this.s);
+    });
+  }
+
+  private click(wx: number, wy: number): void {
+    const lay = this.lay;
+    for (let v = 0; v < lay.count; v++) {
+      if (wx < lay.x[v] || wx > lay.x[v] + NODE_W || wy < lay.y[v] || wy > lay.y[v] + NODE_H) continue;
+      if (lay.layer[v] >= 0) {
+        this.onSelect(lay.layer[v]);
+      } else {
+        const g = lay.group[v];
+        // Expand and select the group's first layer in topological order.
+        let first = -1;
+        for (let i = 0; i < this.m.n; i++) if (this.grouping!.of[i] === g && (first < 0 || this.m.pos[i] < this.m.pos[first])) first = i;
+        this.expand(g, first);
+        if (first >= 0) this.onSelect(first);
+      }
+      return;
+    }
+  }
+
+  private color(v: number): string {
+    const lay = this.lay;
+    if (this.colorBy === "time" && this.m.timed) {
+      const t = lay.time[v];
+      const max = this.m.maxAvg || 1;
+      const f = Math.max(0, Math.min(1, Math.log10(1 + (9 * t) / max)));
+      const hue = 220 - 220 * f;
+      return `hsl(${hue.toFixed(0)}, 70%, ${(80 - 30 * f).toFixed(0)}%)`;
+    }
+    const l = lay.layer[v];
+    if (l < 0) return "#cfd8e3";
+    return this.typeColor.get(this.m.type[l]) || "#999";
+  }
+
+  private drawLegend(): void {
+    clear(this.legend);
+    if (this.colorBy === "time") {
+      this.legend.appendChild(h("span", { class: "muted", text: "blue: fast · red: slowest layer (log scale); groups sum their layers" }));
+      return;
+    }
+    let k = 0;
+    for (const [t, c] of this.typeColor) {
+      if (k++ >= 12) break;
+      const sw = h("span", { class: "swatch" });
+      sw.style.background = c;
+      this.legend.appendChild(h("span", { class: "legend-item" }, sw, t));
+    }
+    if (this.grouping) {
+      const sw = h("span", { class: "swatch group" });
+      this.legend.appendChild(h("span", { class: "legend-item" }, sw, "group (click to expand)"));
+    }
+  }
+
+  /** Draws what is in view: culls nodes and edges outside the viewport. */
+  draw(): void {
+    this.resize();
+    const ctx = this.ctx;
+    const lay = this.lay;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = "#fbfcfe";
+    ctx.fillRect(0, 0, this.w, this.hgt);
+    ctx.setTransform(dpr * this.s, 0, 0, dpr * this.s, dpr * this.tx, dpr * this.ty);
+    const x0 = -this.tx / this.s - NODE_W;
+    const x1 = (this.w - this.tx) / this.s;
+    const y0 = -this.ty / this.s - NODE_H;
+    const y1 = (this.hgt - this.ty) / this.s;
+
+    ctx.strokeStyle = "rgba(90,100,120,0.45)";
+    ctx.lineWidth = 1 / Math.max(this.s, 0.5);
+    ctx.beginPath();
+    const E = lay.edges.length;
+    for (let k = 0; k < E; k += 2) {
+      const a = lay.edges[k];
+      const b = lay.edges[k + 1];
+      const ya = lay.y[a] + NODE_H;
+      const yb = lay.y[b];
+      if ((ya < y0 && yb < y0) || (ya > y1 + NODE_H && yb > y1 + NODE_H)) continue;
+      const xa = lay.x[a] + NODE_W / 2;
+      const xb = lay.x[b] + NODE_W / 2;
+      if ((xa < x0 && xb < x0) || (xa > x1 + NODE_W && xb > x1 + NODE_W)) continue;
+      const my = (ya + yb) / 2;
+      ctx.moveTo(xa, ya);
+      ctx.bezierCurveTo(xa, my, xb, my, xb, yb);
+    }
+    ctx.stroke();
+
+    const labels = this.s >= 0.45;
+    const maxChars = Math.floor((NODE_W - 10) / 6.4);
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    const selNode = this.selected >= 0 ? lay.nodeOf[this.selected] : -1;
+    for (let v = 0; v < lay.count; v++) {
+      const x = lay.x[v];
+      const y = lay.y[v];
+      if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+      const l = lay.layer[v];
+      ctx.fillStyle = this.color(v);
+      ctx.fillRect(x, y, NODE_W, NODE_H);
+      if (l < 0) {
+        ctx.strokeStyle = "#53606f";
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x + 3, y + 3, NODE_W - 6, NODE_H - 6);
+      }
+      const hl = this.highlight && (l >= 0 ? this.highlight.has(l) : false);
+      if (v === selNode || hl) {
+        ctx.strokeStyle = v === selNode ? "#111" : "#ff6a00";
+        ctx.lineWidth = v === selNode ? 4 : 3;
+        ctx.strokeRect(x - 2, y - 2, NODE_W + 4, NODE_H + 4);
+      }
+      if (labels) {
+        ctx.fillStyle = "#111";
+        let text: string;
+        if (l >= 0) text = this.m.names[l];
+        else text = `▸ ${this.grouping!.names[lay.group[v]]} (${this.grouping!.sizes[lay.group[v]]})`;
+        ctx.fillText(ellipsis(text, maxChars), x + 5, y + NODE_H / 2);
+      }
+    }
+  }
+}

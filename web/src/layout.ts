@@ -1,0 +1,261 @@
+// Graph layout: a layered drawing of the DAG over "visible nodes" (a layer,
+// or a collapsed group of layers). Everything here is linear in nodes and
+// edges (plus one sort per rank), so a 10^5-layer engine lays out in tens
+// of milliseconds.
+import type { Model } from "./model";
+
+export const NODE_W = 190;
+export const NODE_H = 30;
+export const X_GAP = 22;
+export const Y_GAP = 34;
+
+export interface Grouping {
+  name: string; // how layers were grouped, for the UI
+  of: Int32Array; // group per layer, -1 = ungrouped
+  names: string[];
+  sizes: Int32Array;
+}
+
+export interface Layout {
+  count: number;
+  /** layer index of a node, or -1 for a collapsed group */
+  layer: Int32Array;
+  /** group index of a collapsed-group node, or -1 */
+  group: Int32Array;
+  /** visible node of each layer */
+  nodeOf: Int32Array;
+  x: Float32Array;
+  y: Float32Array;
+  rank: Int32Array;
+  time: Float64Array; // summed avg ms per node (NaN untimed)
+  edges: Int32Array; // pairs u, v
+  width: number;
+  height: number;
+}
+
+/** Lays out the graph with collapsed groups drawn as one node each. */
+export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null): Layout {
+  const n = m.n;
+  const nodeOf = new Int32Array(n);
+  const groupNode = g ? new Int32Array(g.names.length).fill(-1) : null;
+  const layerOfNode = new Int32Array(n);
+  const groupOfNode = new Int32Array(n);
+  let count = 0;
+  // Nodes numbered in order of first appearance in topological order, so
+  // every kept edge goes from a lower to a higher node number.
+  for (let p = 0; p < n; p++) {
+    const i = m.order[p];
+    const gi = g ? g.of[i] : -1;
+    if (gi < 0 || (expanded && expanded[gi])) {
+      layerOfNode[count] = i;
+      groupOfNode[count] = -1;
+      nodeOf[i] = count++;
+    } else {
+      if (groupNode![gi] < 0) {
+        groupNode![gi] = count;
+        layerOfNode[count] = -1;
+        groupOfNode[count] = gi;
+        count++;
+      }
+      nodeOf[i] = groupNode![gi];
+    }
+  }
+  const time = new Float64Array(count);
+  if (m.timed) {
+    for (let i = 0; i < n; i++) time[nodeOf[i]] += m.avg[i] || 0;
+  } else {
+    time.fill(NaN);
+  }
+
+  // Project layer edges onto nodes; drop self-loops and edges that grouping
+  // turned backwards (they would make a cycle), and duplicates.
+  const seen = new Set<number>();
+  const tmp: number[] = [];
+  for (let u = 0; u < n; u++) {
+    const a = nodeOf[u];
+    for (let k = m.outStart[u]; k < m.outStart[u + 1]; k++) {
+      const b = nodeOf[m.outAdj[k]];
+      if (a >= b) continue;
+      const key = a * count + b;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      tmp.push(a, b);
+    }
+  }
+  const edges = Int32Array.from(tmp);
+  const e = edges.length / 2;
+  const start = new Int32Array(count + 1);
+  const indeg = new Int32Array(count);
+  for (let k = 0; k < e; k++) {
+    start[edges[2 * k] + 1]++;
+    indeg[edges[2 * k + 1]]++;
+  }
+  for (let v = 0; v < count; v++) start[v + 1] += start[v];
+  const adj = new Int32Array(e);
+  const fill = start.slice(0, count);
+  for (let k = 0; k < e; k++) adj[fill[edges[2 * k]]++] = edges[2 * k + 1];
+
+  // Longest path from the sources, in node order (a topological order).
+  const rank = new Int32Array(count);
+  for (let a = 0; a < count; a++) {
+    const r = rank[a] + 1;
+    for (let k = start[a]; k < start[a + 1]; k++) if (rank[adj[k]] < r) rank[adj[k]] = r;
+  }
+  // Pull sources (constants, weights) down to just above their first
+  // consumer, instead of stacking them all on the top row.
+  for (let a = count - 1; a >= 0; a--) {
+    if (indeg[a] !== 0 || start[a] === start[a + 1]) continue;
+    let min = Infinity;
+    for (let k = start[a]; k < start[a + 1]; k++) min = Math.min(min, rank[adj[k]]);
+    rank[a] = Math.max(0, min - 1);
+  }
+
+  // Bucket nodes by rank (stable, in node order).
+  let maxRank = 0;
+  for (let v = 0; v < count; v++) if (rank[v] > maxRank) maxRank = rank[v];
+  const rStart = new Int32Array(maxRank + 2);
+  for (let v = 0; v < count; v++) rStart[rank[v] + 1]++;
+  for (let r = 0; r <= maxRank; r++) rStart[r + 1] += rStart[r];
+  const byRank = new Int32Array(count);
+  const rFill = rStart.slice(0, maxRank + 1);
+  for (let v = 0; v < count; v++) byRank[rFill[rank[v]]++] = v;
+
+  // One top-down barycentre sweep: a node wants the mean x of its
+  // predecessors; nodes of a rank are placed left to right without overlap.
+  const x = new Float32Array(count);
+  const y = new Float32Array(count);
+  const sum = new Float64Array(count);
+  const cnt = new Int32Array(count);
+  const step = NODE_W + X_GAP;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  for (let r = 0; r <= maxRank; r++) {
+    const s = rStart[r];
+    const t = rStart[r + 1];
+    const want = new Float64Array(t - s);
+    const ids = Array.from(byRank.subarray(s, t));
+    for (let j = 0; j < ids.length; j++) {
+      const v = ids[j];
+      want[j] = cnt[v] ? sum[v] / cnt[v] : j * step;
+    }
+    const idx = ids.map((_, j) => j).sort((p, q) => want[p] - want[q] || ids[p] - ids[q]);
+    // Centre the row on its wishes so it spreads both ways.
+    const meanWant = idx.reduce((acc, j) => acc + want[j], 0) / Math.max(1, idx.length);
+    let last = -Infinity;
+    let rowMin = Infinity;
+    for (const j of idx) {
+      const v = ids[j];
+      const px = Math.max(want[j], last + step);
+      x[v] = px;
+      last = px;
+      rowMin = Math.min(rowMin, px);
+    }
+    const rowMean = idx.reduce((acc, j) => acc + x[ids[j]], 0) / Math.max(1, idx.length);
+    const shift = meanWant - rowMean;
+    for (const j of idx) {
+      const v = ids[j];
+      x[v] += shift;
+      y[v] = r * (NODE_H + Y_GAP);
+      if (x[v] < minX) minX = x[v];
+      if (x[v] > maxX) maxX = x[v];
+      for (let k = start[v]; k < start[v + 1]; k++) {
+        sum[adj[k]] += x[v];
+        cnt[adj[k]]++;
+      }
+    }
+    void rowMin;
+  }
+  if (count) for (let v = 0; v < count; v++) x[v] -= minX;
+  return {
+    count,
+    layer: layerOfNode.slice(0, count),
+    group: groupOfNode.slice(0, count),
+    nodeOf,
+    x,
+    y,
+    rank,
+    time,
+    edges,
+    width: count ? maxX - minX + NODE_W : 0,
+    height: (maxRank + 1) * (NODE_H + Y_GAP),
+  };
+}
+
+/** Groups by Myelin graph where a layer has one, else by name prefix. */
+export function groupLayers(m: Model, mode: string, target: number): Grouping | null {
+  if (mode === "none") return null;
+  const n = m.n;
+  const of = new Int32Array(n).fill(-1);
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const put = (i: number, key: string) => {
+    let g = ids.get(key);
+    if (g === undefined) {
+      g = names.length;
+      ids.set(key, g);
+      names.push(key);
+    }
+    of[i] = g;
+  };
+  let label = "position";
+  if (mode === "position") {
+    const size = Math.max(1, Math.ceil(n / target));
+    for (let i = 0; i < n; i++) {
+      const p = m.pos[i];
+      const lo = p - (p % size);
+      put(i, `layers ${lo}–${Math.min(n, lo + size) - 1}`);
+    }
+  } else {
+    const useMyelin = mode === "myelin" || mode === "auto";
+    const usePrefix = mode === "prefix" || mode === "auto";
+    const depth = usePrefix ? prefixDepth(m, target) : 0;
+    if (usePrefix && depth === 0 && mode === "prefix") return groupLayers(m, "position", target);
+    const used = new Set<string>();
+    const block = Math.max(1, Math.ceil(n / target));
+    for (let i = 0; i < n; i++) {
+      const sub = m.subgraph[i];
+      const pre = sub ? sub + " · " : "";
+      if (useMyelin && m.myelin[i] >= 0) {
+        put(i, pre + "Myelin graph " + m.myelin[i]);
+        used.add("Myelin graph");
+      } else if (depth > 0) {
+        put(i, pre + prefix(m.names[i], depth));
+        used.add("name prefix");
+      } else if (mode === "auto") {
+        put(i, pre + `layers ${m.pos[i] - (m.pos[i] % block)}…`);
+        used.add("position");
+      }
+    }
+    label = [...used].join(" / ") || mode;
+  }
+  const sizes = new Int32Array(names.length);
+  for (let i = 0; i < n; i++) if (of[i] >= 0) sizes[of[i]]++;
+  return { name: label, of, names, sizes };
+}
+
+const SEP = /[/.:]/;
+
+function prefix(name: string, depth: number): string {
+  const parts = name.split(SEP);
+  let out = "";
+  let used = 0;
+  for (const p of parts) {
+    if (used === depth) break;
+    out += (used === 0 && p === "" ? "" : "/") + p;
+    if (p !== "") used++;
+  }
+  return out || name;
+}
+
+/** The deepest name-prefix depth (≤ 6) giving at most target groups that
+ *  actually groups something (fewer groups than half the layers). */
+function prefixDepth(m: Model, target: number): number {
+  let best = 0;
+  for (let d = 1; d <= 6; d++) {
+    const keys = new Set<string>();
+    for (let i = 0; i < m.n && keys.size <= target; i++) keys.add(prefix(m.names[i], d));
+    if (keys.size <= target && keys.size > 1 && keys.size < m.n / 2) best = d;
+    if (keys.size > target) break;
+  }
+  return best;
+}

@@ -1,0 +1,177 @@
+// Entry point: reads window.TRTPERF_DATA (data.js) and
+// window.TRTPERF_ANALYSIS (analysis.js) and builds the report.
+import { h, badge, clear } from "./dom";
+import { barChart } from "./charts";
+import { GraphView } from "./graph";
+import { buildModel, distinct, type Model } from "./model";
+import { analysisPanel, findingsPanel, isTimed, metricCards, showDetails, validationPanel } from "./panels";
+import { loadColumns } from "./loader";
+import { LayerTable } from "./table";
+import type { AnalyzeData, Backend, Breakdown } from "./types";
+
+interface Current {
+  token: object;
+  m: Model | null;
+  table: LayerTable | null;
+  graph: GraphView | null;
+}
+
+let current: Current | null = null;
+
+function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void): HTMLElement {
+  const comps = (d.model_components || []).join(", ");
+  const v = d.validation;
+  const tabs = h("nav", { class: "tabs", id: "backend-tabs", attrs: { role: "tablist" } });
+  results.forEach((b, i) => {
+    const mode = b.validation.analysis_mode.replace(/_/g, " ");
+    const tab = h("button", { class: "tab", attrs: { role: "tab", "data-label": b.label, "data-index": String(i) }, on: { click: () => onTab(i) } },
+      h("span", { class: "tab-label", text: b.label }), badge(b.validation.status, b.validation.status), h("span", { class: "tab-mode", text: mode }));
+    tabs.appendChild(tab);
+  });
+  return h("header", { class: "top" },
+    h("div", { class: "title-row" },
+      h("h1", null, h("span", { class: "brand", text: "trtperf" }), " ", h("span", { id: "model-name", text: d.model_name || "unknown model" })),
+      badge(`${v.status}: ${v.passed_count} of ${v.backend_count} backend${v.backend_count === 1 ? "" : "s"} usable`, v.status)),
+    h("div", { class: "subtitle muted" },
+      comps ? h("span", { id: "model-components", text: "components: " + comps }) : null,
+      h("span", { text: `name confidence: ${d.model_name_confidence}` }),
+      d.folder ? h("span", { class: "mono", text: d.folder }) : null,
+      h("span", { text: `${d.tool.name} ${d.tool.version}` })),
+    tabs);
+}
+
+function showBackend(root: HTMLElement, b: Backend, idx: number): void {
+  for (const t of document.querySelectorAll<HTMLElement>("#backend-tabs .tab")) t.classList.toggle("active", t.dataset.index === String(idx));
+  clear(root);
+  delete document.body.dataset.ready;
+  const view = window.TRTPERF_VIEW![idx];
+  const token = {};
+  current = { token, m: null, table: null, graph: null };
+  const live = () => current !== null && current.token === token;
+  const timed = isTimed(b);
+  // Selecting works once the columns are in; before that it is queued.
+  let pending = -1;
+  const select = (layer: number) => {
+    if (!live()) return;
+    if (!current!.m) {
+      pending = layer;
+      return;
+    }
+    current!.table?.select(layer);
+    current!.graph?.select(layer);
+    showDetails(details, current!.m, layer, select);
+  };
+  const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a row or a graph node to see the layer's tensors, formats, tactic, metadata and parameters." }));
+
+  const failed = b.validation.status !== "passed";
+  const v = validationPanel(b);
+  if (v) root.appendChild(v);
+  if (failed && b.layer_count === 0) {
+    root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
+    markReady();
+    return;
+  }
+  root.appendChild(metricCards(b, view, select));
+  const top = h("div", { class: "grid2" });
+  top.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
+  top.appendChild(findingsPanel(b, (f) => {
+    const set = new Set(f.layers || []);
+    current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
+    current?.graph?.setHighlight(set);
+    if (f.layers && f.layers.length) select(f.layers[0]);
+    document.getElementById("explorer")?.scrollIntoView();
+  }));
+  root.appendChild(top);
+  const charts = h("section", { class: "panel grid2 charts", id: "breakdowns" });
+  if (timed) {
+    charts.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true));
+    charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true));
+  }
+  root.appendChild(charts);
+
+  const status = h("p", { class: "muted", id: "explorer-status", text: `Loading ${b.layer_count.toLocaleString("en-US")} layers…` });
+  const explorer = h("section", { class: "panel", id: "explorer" }, h("h2", { text: "Layers and graph" }),
+    failed ? h("p", { class: "warn", text: "Not interpretable: this backend failed validation; the layers are shown as read." }) : null,
+    timed ? null : h("p", { class: "muted", text: "Layer info only: no profile, so there are no timing columns." }), status);
+  const split = h("div", { class: "split" });
+  explorer.appendChild(split);
+  root.appendChild(explorer);
+  root.appendChild(h("section", { class: "panel" }, h("h2", { text: "Layer details" }), details));
+
+  window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
+  // Load and build the heavy parts after the first screen has painted.
+  requestAnimationFrame(() => setTimeout(() => {
+    loadColumns(idx).then((cols) => {
+      if (!live()) return;
+      const m = buildModel(b, idx, cols);
+      if (!timed) {
+        charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false));
+        charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false));
+      }
+      const table = new LayerTable(m);
+      table.onSelect = select;
+      const graph = new GraphView(m);
+      graph.onSelect = select;
+      current!.m = m;
+      current!.table = table;
+      current!.graph = graph;
+      status.remove();
+      split.appendChild(h("div", { class: "split-left" }, graph.el));
+      split.appendChild(h("div", { class: "split-right" }, table.el));
+      graph.draw();
+      if (pending >= 0) select(pending);
+      requestAnimationFrame(markReady);
+    }, (err: Error) => {
+      status.className = "warn";
+      status.textContent = err.message;
+      markReady();
+    });
+  }, 0));
+}
+
+function markReady(): void {
+  window.__trtperfReady = window.__trtperfReady || performance.now();
+  document.body.dataset.ready = "1";
+}
+
+/** Layer counts per value, for backends without timing. */
+function countBreakdown(values: string[]): Breakdown[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) || 0) + 1);
+  return distinct(values).map((name) => ({ name, count: counts.get(name) || 0, time_ms: 0, percentage: 0 }));
+}
+
+function main(): void {
+  const app = document.getElementById("app")!;
+  clear(app);
+  const d = window.TRTPERF_DATA;
+  if (!d || !window.TRTPERF_VIEW) {
+    app.appendChild(h("p", { class: "failed-banner", text: "data.js is missing or did not load: this folder is not a complete trtperf report. Re-run trtperf package." }));
+    return;
+  }
+  const results = d.results || [];
+  const body = h("main", { id: "backend" });
+  const onTab = (i: number) => showBackend(body, results[i], i);
+  app.appendChild(header(d, results, onTab));
+  app.appendChild(body);
+  if (!results.length) {
+    body.appendChild(h("p", { class: "failed-banner", text: "This analysis has no backends: no layer-info or profile dumps were found." }));
+    window.__trtperfFirstRender = performance.now();
+    markReady();
+    return;
+  }
+  // Open the first backend that passed, else the first.
+  let first = results.findIndex((b) => b.validation.status === "passed");
+  if (first < 0) first = 0;
+  onTab(first);
+  window.__trtperf = {
+    select: (layer: number) => current?.table?.onSelect(layer),
+    locate: (layer: number) => current?.graph?.locate(layer),
+    benchRedraw: (k: number) => current?.graph?.benchRedraw(k),
+    graphNodes: () => current?.graph?.nodeCount(),
+    rows: () => Array.from(current?.table?.visibleRows() || []),
+  };
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+else main();

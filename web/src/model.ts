@@ -1,0 +1,88 @@
+// A per-backend view model built from the compact columns the Go side
+// writes (layers-<b>.js): flat arrays indexed by layer, built in linear
+// time, so the table, the graph and filters never touch layer objects.
+import type { Backend, Columns } from "./types";
+
+export interface Model {
+  b: Backend;
+  bi: number; // backend index in results
+  n: number;
+  names: string[];
+  type: string[];
+  precision: string[];
+  tactic: string[];
+  subgraph: string[]; // "" without _subgraph
+  avg: Float64Array; // NaN without timing
+  pct: Float64Array; // NaN without timing
+  /** position in topological order */
+  pos: Int32Array;
+  /** layer index at each topological position */
+  order: Int32Array;
+  timed: boolean;
+  /** CSR adjacency over the graph's edges */
+  outStart: Int32Array;
+  outAdj: Int32Array;
+  inStart: Int32Array;
+  inAdj: Int32Array;
+  maxAvg: number;
+  myelin: Int32Array; // Myelin graph id per layer, -1 when none
+}
+
+export function buildModel(b: Backend, bi: number, c: Columns): Model {
+  const n = c.n;
+  const s = c.strings;
+  const type = new Array<string>(n);
+  const precision = new Array<string>(n);
+  const tactic = new Array<string>(n);
+  const subgraph = new Array<string>(n);
+  const avg = new Float64Array(n).fill(NaN);
+  const pct = new Float64Array(n).fill(NaN);
+  let maxAvg = 0;
+  for (let i = 0; i < n; i++) {
+    type[i] = s[c.type[i]];
+    precision[i] = s[c.precision[i]];
+    tactic[i] = s[c.tactic[i]];
+    subgraph[i] = c.subgraph[i] >= 0 ? s[c.subgraph[i]] : "";
+  }
+  if (c.timed && c.avg && c.pct) {
+    for (let i = 0; i < n; i++) {
+      avg[i] = c.avg[i];
+      pct[i] = c.pct[i];
+      if (avg[i] > maxAvg) maxAvg = avg[i];
+    }
+  }
+  const order = Int32Array.from(c.topo);
+  const pos = new Int32Array(n);
+  for (let i = 0; i < n; i++) pos[order[i]] = i;
+
+  const e = c.edges;
+  const outStart = new Int32Array(n + 1);
+  const inStart = new Int32Array(n + 1);
+  for (let k = 0; k < e.length; k += 2) {
+    outStart[e[k] + 1]++;
+    inStart[e[k + 1] + 1]++;
+  }
+  for (let i = 0; i < n; i++) {
+    outStart[i + 1] += outStart[i];
+    inStart[i + 1] += inStart[i];
+  }
+  const outAdj = new Int32Array(outStart[n]);
+  const inAdj = new Int32Array(inStart[n]);
+  const oFill = outStart.slice(0, n);
+  const iFill = inStart.slice(0, n);
+  for (let k = 0; k < e.length; k += 2) {
+    outAdj[oFill[e[k]]++] = e[k + 1];
+    inAdj[iFill[e[k + 1]]++] = e[k];
+  }
+  return {
+    b, bi, n, names: c.names, type, precision, tactic, subgraph, avg, pct, pos, order,
+    timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, myelin: Int32Array.from(c.myelin),
+  };
+}
+
+/** Distinct values of a per-layer string column, most frequent first. */
+export function distinct(values: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) || 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map((e) => e[0]);
+}

@@ -1,0 +1,203 @@
+// The static panels of a backend: validation, metric cards, AI analysis,
+// findings and positives, and the layer details.
+import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
+import { loadDetails } from "./loader";
+import type { Model } from "./model";
+import type { Analysis, Backend, BackendView, Finding, Layer, Rec, Tensor } from "./types";
+
+export function validationPanel(b: Backend): HTMLElement | null {
+  const msgs = b.validation.messages || [];
+  const failed = b.validation.status !== "passed";
+  if (!failed && !msgs.length) return null;
+  const list = h("ul", { class: "messages" });
+  for (const m of msgs) {
+    list.appendChild(h("li", { class: "msg msg-" + m.level }, badge(m.level, m.level), " ", h("code", { text: m.code }), " ", h("span", { text: m.message })));
+  }
+  if (failed) {
+    return h("section", { class: "panel failed-banner", id: "validation" },
+      h("h2", { text: `Backend "${b.label}" failed validation — not interpretable` }),
+      h("p", { text: "trtperf refused to analyse this backend: its numbers would be wrong or meaningless. Fix the input as the messages below say, then run trtperf again." }),
+      list);
+  }
+  const det = h("details", { class: "panel", id: "validation" }, h("summary", { text: `${msgs.length} validation message${msgs.length === 1 ? "" : "s"} (the backend passed)` }), list);
+  return det;
+}
+
+function card(id: string, label: string, value: string, sub: string, raw?: number | string | null): HTMLElement {
+  const c = h("div", { class: "card", id }, h("div", { class: "card-label", text: label }), h("div", { class: "card-value", text: value }), h("div", { class: "card-sub", text: sub }));
+  if (raw !== undefined && raw !== null) c.dataset.value = String(raw);
+  return c;
+}
+
+/** Whether a backend has usable per-layer timing. */
+export function isTimed(b: Backend): boolean {
+  return b.validation.analysis_mode === "layer_profile" && b.profile_count > 0 && b.timing !== null;
+}
+
+export function metricCards(b: Backend, view: BackendView, onSelect: (layer: number) => void): HTMLElement {
+  const t = b.timing;
+  const timed = isTimed(b);
+  const cards = h("section", { class: "cards", id: "cards" });
+  if (t && timed) {
+    cards.appendChild(card("card-avg", "Average inference", fmtMs(t.average_inference_ms), `sum of layer averages${t.median_inference_ms !== null ? " · median-based " + fmtMs(t.median_inference_ms) : ""}`, t.average_inference_ms));
+  } else {
+    cards.appendChild(card("card-avg", "Average inference", "—", b.validation.analysis_mode === "layer_only" ? "layer info only: no profile, no timing" : "no usable timing"));
+  }
+  cards.appendChild(card("card-layers", "Layers", fmtInt(b.layer_count), `${fmtInt(b.profile_count)} profile records · ${fmtInt(b.graph ? b.graph.edge_count : 0)} edges`, b.layer_count));
+  cards.appendChild(card("card-count", "Iterations", b.count === null ? "—" : fmtInt(b.count), b.count_source ? `from ${b.count_source.replace(/_/g, " ")}` : "", b.count));
+  const r = view.slowest;
+  if (r && timed) {
+    const c = card("card-slowest", "Slowest layer", fmtMs(r.avg_ms, 4), `${fmtPct(r.percentage)} · ${r.layer_type}`, r.avg_ms);
+    const name = h("button", { class: "linkish card-name", text: ellipsis(r.name, 80), title: r.name, on: { click: () => onSelect(r.layer) } });
+    c.insertBefore(name, c.lastChild);
+    cards.appendChild(c);
+  } else {
+    cards.appendChild(card("card-slowest", "Slowest layer", "—", "needs a profile"));
+  }
+  const e = b.engines;
+  const parts: string[] = [];
+  if (e.myelin_graphs && e.myelin_graphs.length) parts.push(`${e.myelin_graphs.length} Myelin graph${e.myelin_graphs.length === 1 ? "" : "s"}`);
+  if (e.subgraphs && e.subgraphs.length) parts.push(`${e.subgraphs.length} subgraphs`);
+  if (e.streams && e.streams.length > 1) parts.push(`${e.streams.length} streams`);
+  cards.appendChild(card("card-partitions", "Partitions", fmtInt(e.inferred_count), (parts.join(" · ") || "one engine") + (e.source ? ` (${e.source.replace(/_/g, " ")})` : ""), e.inferred_count));
+  if (b.concentration && timed) {
+    const c = b.concentration;
+    cards.appendChild(card("card-concentration", "Concentration", `${fmtInt(c.layers_80)} layers`, `make 80% of the time (50%: ${c.layers_50}, 90%: ${c.layers_90})`, c.layers_80));
+  }
+  return cards;
+}
+
+export function analysisPanel(a: Analysis | undefined): HTMLElement {
+  const sec = h("section", { class: "panel", id: "analysis" }, h("h2", { text: "AI analysis" }));
+  if (a && a.present) {
+    const body = h("div", { class: "markdown", id: "analysis-body" });
+    // The one place HTML is inserted: analyze.md rendered by goldmark and
+    // sanitised by bluemonday at package time (no script, handlers,
+    // javascript: links or remote images); the CSP blocks scripts anyway.
+    body.innerHTML = a.html;
+    for (const link of body.querySelectorAll("a[href]")) link.setAttribute("rel", "noopener noreferrer nofollow");
+    sec.appendChild(body);
+  } else {
+    sec.appendChild(h("p", { class: "muted", id: "analysis-none", text: "No AI analysis was provided for this report. To add one, write it to a Markdown file and run:" }));
+    sec.appendChild(h("pre", { class: "cmd", text: "trtperf package --analyze-data REPORT/analyze-data.json --report-dir REPORT --analyze-md analyze.md" }));
+  }
+  return sec;
+}
+
+export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTMLElement {
+  const sec = h("section", { class: "panel", id: "findings" }, h("h2", { text: "Findings" }));
+  const issues = b.issues || [];
+  if (!issues.length) sec.appendChild(h("p", { class: "muted", text: "No findings for this backend." }));
+  const list = h("ol", { class: "findings" });
+  for (const f of issues) {
+    const n = (f.layers || []).length;
+    const item = h("li", { class: "finding", attrs: { "data-id": f.id } },
+      h("div", { class: "finding-head" },
+        h("span", { class: "finding-title", text: f.title }),
+        badge(f.confidence + " confidence", f.confidence),
+        h("span", { class: "score", text: `score ${f.score.toFixed(2)}`, title: "share of time at stake × confidence" }),
+        f.share ? h("span", { class: "muted", text: `${fmtPct(f.share)} of time` }) : null),
+      evidenceList(f.evidence),
+      f.next_check ? h("p", { class: "next" }, h("strong", { text: "Next check: " }), f.next_check) : null,
+      n ? h("button", { class: "linkish", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null);
+    list.appendChild(item);
+  }
+  sec.appendChild(list);
+  sec.appendChild(h("h2", { text: "What is already good" }));
+  const pos = b.positives || [];
+  if (!pos.length) sec.appendChild(h("p", { class: "muted", text: "No positives recorded." }));
+  const pl = h("ul", { class: "positives" });
+  for (const p of pos) pl.appendChild(h("li", { class: "positive" }, h("span", { class: "finding-title", text: p.title }), evidenceList(p.evidence)));
+  sec.appendChild(pl);
+  return sec;
+}
+
+function evidenceList(ev: string[] | null): HTMLElement | null {
+  if (!ev || !ev.length) return null;
+  const ul = h("ul", { class: "evidence" });
+  for (const e of ev) ul.appendChild(h("li", { text: e }));
+  return ul;
+}
+
+function tensorTable(title: string, ts: Tensor[] | null | undefined): HTMLElement | null {
+  if (!ts || !ts.length) return null;
+  const tb = h("tbody");
+  for (const t of ts) {
+    tb.appendChild(h("tr", null, h("td", { class: "mono", text: t.Name }), h("td", { class: "mono", text: (t.Dimensions || []).join(" × ") }), h("td", { text: t["Format/Datatype"] }), h("td", { text: t.Location || "" })));
+  }
+  return h("div", null, h("h4", { text: title }), h("table", { class: "tensors" }, h("thead", null, h("tr", null, h("th", { text: "Tensor" }), h("th", { text: "Dimensions" }), h("th", { text: "Format / data type" }), h("th", { text: "Location" }))), tb));
+}
+
+function kv(dl: HTMLElement, k: string, v: string | number | null | undefined): void {
+  if (v === null || v === undefined || v === "") return;
+  dl.appendChild(h("dt", { text: k }));
+  dl.appendChild(h("dd", { text: String(v) }));
+}
+
+/** Fills the details panel for one layer: the name at once, the rest when
+ *  its details chunk has loaded (data-loaded then names the layer). */
+export function showDetails(el: HTMLElement, m: Model, layer: number, onSelect: (layer: number) => void): void {
+  clear(el);
+  delete el.dataset.loaded;
+  el.dataset.layer = String(layer);
+  el.appendChild(h("h3", { id: "details-name", class: "mono", text: m.names[layer] }));
+  const body = h("div", null, h("p", { class: "muted", text: "Loading the layer's details…" }));
+  el.appendChild(body);
+  loadDetails(m.bi, layer).then(({ layer: l, rec: r }) => {
+    if (el.dataset.layer !== String(layer)) return; // another layer was selected meanwhile
+    clear(body);
+    fillDetails(body, m, layer, l, r, onSelect);
+    el.dataset.loaded = String(layer);
+  }, (err: Error) => {
+    clear(body);
+    body.appendChild(h("p", { class: "warn", text: err.message }));
+  });
+}
+
+function fillDetails(el: HTMLElement, m: Model, layer: number, l: Layer, r: Rec | null, onSelect: (layer: number) => void): void {
+  const dl = h("dl", { class: "kv" });  kv(dl, "Layer index", layer);
+  kv(dl, "Topological position", m.pos[layer]);
+  kv(dl, "Type", m.type[layer] + (l.LayerType && l.LayerType !== m.type[layer] ? ` (raw ${l.LayerType})` : ""));
+  kv(dl, "Precision", m.precision[layer]);
+  if (r && m.timed) {
+    kv(dl, "Average", fmtMs(r.avg_ms, 5));
+    kv(dl, "Median", r.median_ms === null ? null : fmtMs(r.median_ms, 5));
+    kv(dl, "Share", fmtPct(r.percentage));
+    kv(dl, "Total time", fmtMs(r.time_ms, 3));
+  }
+  kv(dl, "Tactic", l.TacticName || (r ? r.tactic : ""));
+  kv(dl, "Tactic value", l.TacticValue);
+  if (r) {
+    kv(dl, "Tactic family", r.tactic_family);
+    kv(dl, "Tensor cores", r.tensor_core ? "yes" : "no");
+    kv(dl, "Myelin graph", r.myelin_graph);
+    kv(dl, "Fused ops", r.fused_ops || null);
+    kv(dl, "Tags", (r.tags || []).join(", "));
+  }
+  kv(dl, "Parameter type", l.ParameterType);
+  kv(dl, "Origin", l.Origin);
+  kv(dl, "Stream", l.StreamId);
+  kv(dl, "Subgraph", l._subgraph);
+  kv(dl, "Metadata", l.Metadata);
+  el.appendChild(dl);
+  for (const t of [tensorTable("Inputs", l.Inputs), tensorTable("Outputs", l.Outputs), tensorTable("Constants", l.Constants)]) if (t) el.appendChild(t);
+  const neigh = (title: string, start: Int32Array, adj: Int32Array) => {
+    const s = start[layer];
+    const e = start[layer + 1];
+    if (s === e) return;
+    const ul = h("ul", { class: "neighbours" });
+    for (let k = s; k < Math.min(e, s + 20); k++) {
+      const j = adj[k];
+      ul.appendChild(h("li", null, h("button", { class: "linkish mono", text: ellipsis(m.names[j], 90), title: m.names[j], on: { click: () => onSelect(j) } })));
+    }
+    if (e - s > 20) ul.appendChild(h("li", { class: "muted", text: `and ${e - s - 20} more` }));
+    el.appendChild(h("h4", { text: `${title} (${e - s})` }));
+    el.appendChild(ul);
+  };
+  neigh("Producers", m.inStart, m.inAdj);
+  neigh("Consumers", m.outStart, m.outAdj);
+  if (l.Parameters && Object.keys(l.Parameters).length) {
+    el.appendChild(h("h4", { text: "Parameters" }));
+    el.appendChild(h("pre", { class: "params", text: JSON.stringify(l.Parameters, null, 2) }));
+  }
+}
