@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/report"
+)
+
+func init() { register("package", newPackageCmd) }
+
+type packageFlags struct {
+	reportDir, outputParent, modelName, timestamp, analyzeMD, analyzeData string
+	suite                                                                 string // --suite PARENT (package_suite.go)
+}
+
+// publisher is the report publisher; tests replace it to inject failures.
+var publisher = report.Publisher{}
+
+func newPackageCmd() *cobra.Command {
+	var f packageFlags
+	c := &cobra.Command{
+		Use:   "package FOLDER | --analyze-data F --report-dir D",
+		Short: "Build the offline browser report of a dump folder",
+		Long: `package analyses FOLDER (as 'trtperf analyze' does) and writes a self-contained
+report folder: index.html (open it from disk, or with 'trtperf serve'), the web
+app, analyze-data.json, the data inlined for file:// (data.js), the AI analysis
+when --analyze-md is given, and the licences of bundled libraries.
+
+The report is built in a staging folder beside the target and renamed into
+place only after analyze-data.json passed the contract's schema and semantic
+checks, so a failed run leaves nothing behind. It never writes into a
+non-empty folder: --report-dir must be new or empty; with --output-parent (default:
+the current folder) the folder is named report_<model>_<timestamp>, with _2, _3...
+when that name is taken.
+
+With --analyze-data, package an existing analyze-data.json instead. Run on an
+existing report with its own analyze-data.json and --analyze-md, it replaces
+only analyze.md and its rendered HTML.
+
+Exit codes: 0 published; 1 the analysis failed the contract (nothing
+published); 2 could not run.`,
+		Example: `  trtperf package dumps/resnet50 --output-parent reports/
+  trtperf package dumps/resnet50 --report-dir reports/resnet50 --analyze-md analyze.md
+  trtperf package --analyze-data R/analyze-data.json --report-dir R --analyze-md analyze.md`,
+		RunE: func(c *cobra.Command, args []string) error { return runPackage(c, args, &f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.reportDir, "report-dir", "", "write the report to this folder (must be new or empty)")
+	fl.StringVar(&f.outputParent, "output-parent", "", "create an auto-named report_<model>_<timestamp> folder here (default: current folder)")
+	fl.StringVar(&f.modelName, "model-name", "", "model name to record and use in the folder name")
+	fl.StringVar(&f.timestamp, "timestamp", "", "timestamp for the auto-named folder, YYYYMMDD_HHMMSS (default: now)")
+	fl.StringVar(&f.analyzeMD, "analyze-md", "", "AI-written Markdown analysis to include (shown sanitised)")
+	fl.StringVar(&f.analyzeData, "analyze-data", "", "package this analyze-data.json instead of analysing a folder (needs --report-dir)")
+	fl.StringVar(&f.suite, "suite", "", suiteHelp)
+	return c
+}
+
+func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
+	if f.suite != "" {
+		return runPackageSuite(c, args, f, f.suite)
+	}
+	if f.reportDir != "" && f.outputParent != "" {
+		return cannotRun("give either --report-dir (an exact folder) or --output-parent (a folder to create an auto-named report in), not both")
+	}
+	if f.timestamp != "" {
+		if err := report.CheckTimestamp(f.timestamp); err != nil {
+			return cannotRun("--timestamp: %v", err)
+		}
+	}
+	var md []byte
+	if f.analyzeMD != "" {
+		b, err := os.ReadFile(f.analyzeMD)
+		if err != nil {
+			return cannotRun("cannot read --analyze-md %s: %v; give the path of the Markdown analysis", f.analyzeMD, unwrapPath(err))
+		}
+		md = b
+	}
+	if f.analyzeData != "" {
+		return packageAnalyzeData(c, args, f, md)
+	}
+	if len(args) != 1 {
+		return cannotRun("give one FOLDER holding the dumps (layers_<label>.json, profile_<label>.json), or --analyze-data F --report-dir D")
+	}
+	dir := args[0]
+	if st, err := os.Stat(dir); err != nil {
+		return cannotRun("folder %s does not exist or cannot be read (%v); give the folder holding layers_<label>.json / profile_<label>.json", dir, unwrapPath(err))
+	} else if !st.IsDir() {
+		return cannotRun("%s is a file; give the folder that holds it (or use 'trtperf analyze --data' and then 'package --analyze-data')", dir)
+	}
+	sc, err := discover.Folder(dir)
+	if err != nil {
+		var ce *discover.ComponentsError
+		if errors.As(err, &ce) {
+			return componentsRefusal(dir, ce)
+		}
+		return &ExitError{Code: ExitCannotRun, Err: err}
+	}
+	d, err := analysis.Analyze(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion()})
+	if err != nil {
+		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
+	}
+	var buf bytes.Buffer
+	if err := contract.Encode(&buf, d); err != nil {
+		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
+	}
+	target := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, ModelName: f.modelName, Timestamp: f.timestamp}
+	return publish(c, d, buf.Bytes(), md, target)
+}
+
+func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte) error {
+	switch {
+	case len(args) > 0:
+		return cannotRun("give either a FOLDER or --analyze-data, not both (got folder %s)", args[0])
+	case f.reportDir == "":
+		return cannotRun("--analyze-data needs --report-dir D: the folder to create, or an existing report to update with --analyze-md")
+	case f.modelName != "" || f.timestamp != "":
+		return cannotRun("--model-name and --timestamp apply to FOLDER mode; %s already names its model", f.analyzeData)
+	}
+	data, err := os.ReadFile(f.analyzeData)
+	if err != nil {
+		return cannotRun("cannot read --analyze-data %s: %v; give the path of an analyze-data.json ('trtperf analyze FOLDER --output F' writes one)", f.analyzeData, unwrapPath(err))
+	}
+	if report.IsReport(f.reportDir) {
+		same, err := sameFileOrBytes(f.analyzeData, data, filepath.Join(f.reportDir, report.FileAnalyzeData))
+		if err != nil {
+			return cannotRun("%v", err)
+		}
+		switch {
+		case same && md != nil:
+			if err := report.UpdateAnalysis(f.reportDir, md); err != nil {
+				return &ExitError{Code: ExitCannotRun, Err: err}
+			}
+			printPackaged(c, f.reportDir, true)
+			return nil
+		case same:
+			return cannotRun("%s is already the report of %s; to add or replace its AI analysis pass --analyze-md F, to re-package choose a new --report-dir", f.reportDir, f.analyzeData)
+		default:
+			return cannotRun("%s is a report of another analysis; trtperf never writes into a non-empty folder, so choose a new --report-dir", f.reportDir)
+		}
+	}
+	d, err := contract.Decode(data)
+	if err != nil {
+		return &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
+	}
+	return publish(c, d, data, md, report.Target{ReportDir: f.reportDir})
+}
+
+func publish(c *cobra.Command, d *contract.AnalyzeData, encoded, md []byte, t report.Target) error {
+	dir, err := publisher.Publish(d, encoded, md, t)
+	if err != nil {
+		var ve *report.ValidationError
+		if errors.As(err, &ve) {
+			return &ExitError{Code: ExitCheck, Err: err}
+		}
+		return &ExitError{Code: ExitCannotRun, Err: err}
+	}
+	printPackaged(c, dir, md != nil)
+	return nil
+}
+
+func printPackaged(c *cobra.Command, dir string, withMD bool) {
+	w := c.OutOrStdout()
+	fmt.Fprintf(w, "report_dir: %s\n", dir)
+	fmt.Fprintf(w, "analyze_data: %s\n", filepath.Join(dir, report.FileAnalyzeData))
+	if withMD {
+		fmt.Fprintf(w, "analyze_md: %s\n", filepath.Join(dir, report.FileAnalyzeMD))
+	}
+}
+
+// sameFileOrBytes reports whether path (already read as data) is the
+// report's own analyze-data.json, by identity or by content.
+func sameFileOrBytes(path string, data []byte, reportData string) (bool, error) {
+	a, errA := os.Stat(path)
+	b, errB := os.Stat(reportData)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return true, nil
+	}
+	other, err := os.ReadFile(reportData)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", reportData, err)
+	}
+	return bytes.Equal(data, other), nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper whose path the message
+// already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
