@@ -16,6 +16,7 @@ const maxListed = 50
 func init() {
 	register("validate", func() *cobra.Command {
 		var requirePassed, quiet bool
+		var analyzeMD string
 		c := &cobra.Command{
 			Use:   "validate FILE",
 			Short: "Check an analyze-data.json against the schema and the semantic rules",
@@ -25,25 +26,34 @@ func init() {
   SEMANTIC  counts add up, statuses agree with messages, percentages and
             totals agree with records, every passed layer_profile backend
             has matched names and a DAG
+  ANALYZE-MD  with --analyze-md MD: MD has exactly ## Summary and ## Details,
+            cites (in backticks) only layer names that exist in FILE, and
+            quotes no percentage or ms value that contradicts FILE; its
+            problems are listed as "  line N: message"
 
 Each check prints PASS or FAIL; a FAIL lists its problems as
 "  /json/pointer: message". Exit status: 0 both pass, 1 a check failed,
 2 the file cannot be read.`,
 			Example: `  trtperf validate analyze-data.json
-  trtperf validate analyze-data.json --require-passed`,
+  trtperf validate analyze-data.json --require-passed
+  trtperf validate analyze-data.json --analyze-md analyze.md`,
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runValidate(cmd.OutOrStdout(), args[0], requirePassed, quiet)
+				return runValidate(cmd.OutOrStdout(), args[0], requirePassed, quiet, analyzeMD)
 			},
 		}
 		c.Flags().BoolVar(&requirePassed, "require-passed", false, "also fail (exit 1) when any backend is not passed")
 		c.Flags().BoolVar(&quiet, "quiet", false, "print only the PASS/FAIL lines, not the problems")
-		// --analyze-md FILE is added here by the analyze.md checks (issue 5).
+		c.Flags().StringVar(&analyzeMD, "analyze-md", "", "also check this AI-written analyze.md against FILE: exactly ## Summary and ## Details, only existing layer names, no contradicting numbers (prints ANALYZE-MD PASS|FAIL)")
 		return c
 	})
 }
 
-func runValidate(w io.Writer, path string, requirePassed, quiet bool) error {
+func runValidate(w io.Writer, path string, requirePassed, quiet bool, analyzeMD string) error {
+	mdc, err := loadAnalyzeMD(analyzeMD)
+	if err != nil {
+		return err
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return cannotRun("read %s: %v; check the path", path, err)
@@ -52,7 +62,7 @@ func runValidate(w io.Writer, path string, requirePassed, quiet bool) error {
 	ok := printCheck(w, "SCHEMA", r.Schema, quiet)
 	ok = printCheck(w, "SEMANTIC", r.Semantic, quiet) && ok
 
-	// --- --analyze-md checks go here (issue 5) ---
+	ok = mdc.run(w, r.Data, quiet) && ok
 
 	if requirePassed {
 		ok = printRequirePassed(w, r.Data) && ok

@@ -1,0 +1,168 @@
+package mdcheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// fixture is a small two-backend analysis with the numbers the cases quote.
+func fixture() *contract.AnalyzeData {
+	rec := func(name, typ, prec string, avg, pct float64) contract.Record {
+		return contract.Record{Name: name, LayerType: typ, Precision: prec, AvgMs: avg, TimeMs: avg, MedianMs: ptr(avg), Percentage: pct}
+	}
+	layer := func(name, in, out string) contract.Layer {
+		return contract.Layer{Name: name, Inputs: []contract.Tensor{{Name: in}}, Outputs: []contract.Tensor{{Name: out}}}
+	}
+	return &contract.AnalyzeData{Results: []contract.Backend{
+		{
+			Label: "int8-qat",
+			Layers: []contract.Layer{
+				layer("QuantizeLinear_2", "input", "q2"),
+				layer("conv1.weight + QuantizeLinear_7 + Conv_9", "q2", "c9"),
+				layer("MaxPool_12", "c9", "/maxpool/out"),
+			},
+			Records: []contract.Record{
+				rec("QuantizeLinear_2", "Reformat", "FP32", 0.06144, 5.60748),
+				rec("conv1.weight + QuantizeLinear_7 + Conv_9", "CaskConvolution", "INT8", 0.201728, 18.4112),
+				rec("MaxPool_12", "TiledPooling", "FP32", 0.095232, 8.69159),
+			},
+			Timing:             &contract.Timing{TotalMs: 1.09568, AverageInferenceMs: 1.09568, MedianInferenceMs: ptr(1.09568)},
+			TypeBreakdown:      []contract.Breakdown{{Name: "CaskConvolution", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "Reformat", TimeMs: 0.278528, Percentage: 25.4206}},
+			PrecisionBreakdown: []contract.Breakdown{{Name: "INT8", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "FP32", TimeMs: 0.193536, Percentage: 17.6636}},
+			TagBreakdown:       []contract.Breakdown{{Name: "reformat", TimeMs: 0.278528, Percentage: 25.4206}},
+			Issues:             []contract.Finding{{ID: "reformat_overhead"}},
+		},
+		{
+			Label:   "int8-qat-residual",
+			Layers:  []contract.Layer{layer("QuantizeLinear_2", "input", "q2")},
+			Records: []contract.Record{rec("QuantizeLinear_2", "Reformat", "FP32", 0.095232, 13.0252)},
+			Timing:  &contract.Timing{TotalMs: 0.731136, AverageInferenceMs: 0.731136},
+		},
+	}}
+}
+
+const okDoc = "# ResNet18 QAT\n\n## Summary\n\nThe `int8-qat` engine takes 1.096 ms per inference.\n\n## Details\n\n### Facts\n\n- `Reformat` layers take 25.4% (0.279 ms).\n"
+
+func TestCheck(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []string // substrings of the problems, in order; none means PASS
+	}{
+		{"ok", okDoc, nil},
+		{"ok crlf and bom", "\ufeff" + strings.ReplaceAll(okDoc, "\n", "\r\n"), nil},
+		{"setext headings", "Summary\n-------\ntext\n\nDetails\n-------\nmore\n", nil},
+		{"no title needed", "## Summary\nx\n## Details\ny\n", nil},
+		{"missing details", "## Summary\nx\n", []string{"document: no ## Details"}},
+		{"missing both", "just text\n", []string{"document: no ## Summary", "document: no ## Details"}},
+		{"wrong order", "## Details\nx\n## Summary\ny\n", []string{"line 3: ## Summary must come before ## Details"}},
+		{"extra section", "## Summary\nx\n## Findings\ny\n## Details\nz\n", []string{`line 3: section "## Findings" is not allowed`}},
+		{"lowercase title", "## summary\nx\n## Details\ny\n", []string{"document: no ## Summary", "write the title exactly"}},
+		{"duplicate", "## Summary\nx\n## Details\ny\n## Details\nz\n", []string{"line 5: second ## Details (the first is on line 3)"}},
+		{"second title", "# A\n## Summary\nx\n# B\n## Details\ny\n", []string{`line 4: level-1 heading "B"`}},
+		{"empty section", "## Summary\n\n## Details\ny\n", []string{"line 1: ## Summary is empty"}},
+		{"headings in code ignored", "## Summary\nx\n```\n## Not a section\n```\n## Details\ny\n", nil},
+		{"indented code ignored", "## Summary\nx\n\n    ## code\n\n## Details\ny\n", nil},
+		{"tilde fence", "## Summary\nx\n~~~md\n## nope\n`Conv_99` 3%\n~~~\n## Details\ny\n", nil},
+
+		{"known layer names", "## Summary\n`conv1.weight + QuantizeLinear_7 + Conv_9` and `MaxPool_12` and `Conv_9` (a fused op)\n## Details\ntensor `/maxpool/out`, finding `reformat_overhead`, `FP16/INT8`? no\n", []string{"`FP16/INT8` is not a layer name"}},
+		{"unknown layer", "## Summary\nx\n## Details\n`Conv_99` is slow; `/layer1/Add` too\n", []string{"line 4: `Conv_99` is not a layer name", "line 4: `/layer1/Add` is not a layer name"}},
+		{"shortened evidence name", "## Summary\nx\n## Details\n`fc.weight + …_output` is slow\n", []string{"copy the full name from records"}},
+		{"not layer-like", "## Summary\nrun `trtperf analyze dumps/ --output x.json`, see `results[0].issues`, `validation.status`, `--layerPrecisions=MaxPool_12:int8`, `analyze-data.json`, `dumps/layers_fp16.json`, `int8`\n## Details\ny\n", nil},
+
+		{"layer share ok", "## Summary\n`MaxPool_12` takes 8.69% (0.0952 ms)\n## Details\ny\n", nil},
+		{"rounded", "## Summary\n`MaxPool_12` 8.7%, `QuantizeLinear_2` 5.6%, `conv1.weight + QuantizeLinear_7 + Conv_9` 18.41% 0.20 ms\n## Details\ny\n", nil},
+		{"truncated is not rounded", "## Summary\n`MaxPool_12` 0.09 ms\n## Details\ny\n", []string{"0.09 ms after `MaxPool_12`"}},
+		{"layer then precision then share", "## Summary\n`MaxPool_12` runs in `FP32` at 8.7%; `FP32` is 17.7% overall\n## Details\ny\n", nil},
+		{"two items, neither matches", "## Summary\n`MaxPool_12` runs in `FP32` at 40%\n## Details\ny\n", []string{"40% after `MaxPool_12` / `FP32` contradicts the data: `MaxPool_12` (layer) share is 8.6916%; `FP32` (precision) share is 17.664%"}},
+		{"layer share wrong", "## Summary\nx\n## Details\n- `MaxPool_12` takes 12.5% of the time\n", []string{"line 4: 12.5% after `MaxPool_12` contradicts the data: that layer's share is 8.6916%"}},
+		{"layer ms wrong", "## Summary\nx\n## Details\n`MaxPool_12`: 0.2 ms\n", []string{"line 4: 0.2 ms after `MaxPool_12` contradicts the data: that layer's time is 0.095232 ms"}},
+		{"microseconds", "## Summary\n`MaxPool_12`: 95 µs, `QuantizeLinear_2`: 61 us\n## Details\ny\n", nil},
+		{"same name in two backends", "## Summary\n`QuantizeLinear_2` is 13.0% in `int8-qat-residual` and 5.6% in `int8-qat`\n## Details\ny\n", nil},
+		{"type and precision", "## Summary\nx\n## Details\n`CaskConvolution` 64.9%, `INT8` 64.86%, `FP32` 30%, `reformat` 25.42%\n", []string{"30% after `FP32` contradicts the data: that precision's share is 17.664%"}},
+		{"only first number is the item's", "## Summary\n`Reformat` takes 25.4% of the time, of which 21.2% is Q/DQ\n## Details\ny\n", nil},
+		{"item ms may be the total it is part of", "## Summary\n`Reformat` takes 25.4% of 1.096 ms\n## Details\ny\n", nil},
+		{"numbers in names are not quantities", "## Summary\n`MaxPool_12` feeds layer4.1 and Conv_9 x2 3%\n## Details\ny\n", []string{"3% after `MaxPool_12`"}},
+		{"numbers inside code are not read", "## Summary\n`MaxPool_12` `99%`\n## Details\ny\n", nil},
+
+		{"total ok", "## Summary\nTotal inference time is 1.096 ms; the residual build 0.731 ms per inference.\n## Details\ny\n", nil},
+		{"total wrong", "## Summary\nx\n## Details\nThe average inference time is 1.5 ms.\n", []string{"line 4: 1.5 ms is quoted as a total/inference time but no backend has it: int8-qat average_inference_ms 1.0957, int8-qat-residual average_inference_ms 0.73114"}},
+		{"total after", "## Summary\nx\n## Details\nIt costs 2 ms total.\n", []string{"line 4: 2 ms is quoted as a total"}},
+		{"part sums are not totals", "## Summary\nx\n## Details\nThe three layers take 0.35 ms, 32% of the total.\n", nil},
+		{"backend label total", "## Summary\n`int8-qat-residual`: 0.731 ms; `int8-qat`: 2.0 ms\n## Details\ny\n", []string{"2.0 ms after `int8-qat` contradicts the data: that backend's time is 1.0957 ms"}},
+		{"heading spans checked", "## Summary\nx\n## Details\n### `Conv_98` is hot\n", []string{"line 4: `Conv_98` is not a layer name"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := Check([]byte(tc.md), fixture())
+			got := make([]string, len(ps))
+			for i, p := range ps {
+				got[i] = p.String()
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d problems %q, want %d like %q", len(got), got, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("problem %d = %q, want it to contain %q", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckNilDataChecksSectionsOnly(t *testing.T) {
+	ps := Check([]byte("## Summary\n`Conv_99` 50%\n## Details\ny\n"), nil)
+	if len(ps) != 0 {
+		t.Fatalf("problems %v, want none without data", ps)
+	}
+}
+
+func TestCodeSpans(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"a `b` c", []string{"b"}},
+		{"``a ` b``", []string{"a ` b"}},
+		{"` x `", []string{"x"}},
+		{"`unclosed", nil},
+		{"\\`not code` `yes`", []string{" "}}, // the escaped tick opens nothing; "` `" is a span
+		{"`a``b`", []string{"a``b"}},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, s := range codeSpans(tc.in) {
+			got = append(got, s.text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("codeSpans(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestQuotes(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"takes 25.4% and 1.096 ms", []string{"25.4%", "1.096 ms"}},
+		{"95µs or 12 us", []string{"95µs", "12 us"}},
+		{"layer4.1 5ms Conv_9 3 msg x2.5%", []string{"5ms"}},
+		{"100%", []string{"100%"}},
+		{"1.5 mss", nil},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, q := range quotes(tc.in, 0) {
+			got = append(got, q.text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("quotes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
