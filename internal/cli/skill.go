@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/skill"
+)
+
+func init() { register("skill", newSkillCmd) }
+
+// skillExecutable finds the binary `skill install` copies; tests point it
+// at a built trtperf because the test binary is not one.
+var skillExecutable = os.Executable
+
+func newSkillCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "skill",
+		Short: "Install the AI-agent skill (SKILL.md, wrappers, binaries)",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return cannotRun("give a subcommand: trtperf skill install DIR")
+		},
+	}
+	c.AddCommand(newSkillInstallCmd())
+	return c
+}
+
+func newSkillInstallCmd() *cobra.Command {
+	var force, cross, noCross bool
+	var source string
+	c := &cobra.Command{
+		Use:   "install DIR",
+		Short: "Write a ready trt-perf-analysis skill folder to DIR",
+		Long: `install writes the trt-perf-analysis agent skill to DIR: SKILL.md (the
+workflow an AI assistant follows), scripts/run.sh and scripts/run.cmd (they
+find and run trtperf on any machine), examples/, and trtperf binaries in
+bin/<os>-<arch>/ for the wrappers to use:
+
+  - this trtperf executable, for its own platform;
+  - linux, darwin and windows x amd64, arm64 cross-compiled with the Go
+    toolchain, when Go is on PATH and the trtperf source is found (the
+    current folder is inside a checkout, or --source DIR). --cross makes
+    them required, --no-cross skips them.
+
+It prints which platforms were written and why others were not. DIR must be
+new or empty; --force replaces a skill installed there before (a folder
+holding SKILL.md) and nothing else. The skill is written beside DIR and
+renamed into place, so a failure leaves nothing behind.
+
+Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-analysis).`,
+		Example: `  trtperf skill install ~/.claude/skills/trt-perf-analysis
+  trtperf skill install dist/trt-perf-analysis --cross --source . --force`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if cross && noCross {
+				return cannotRun("give either --cross or --no-cross, not both")
+			}
+			exe, err := skillExecutable()
+			if err != nil {
+				return cannotRun("cannot find the trtperf executable to copy (%v); run trtperf from a file on disk", err)
+			}
+			o := skill.Options{
+				Force:              force,
+				Executable:         exe,
+				ExecutablePlatform: skill.Platform{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH},
+				Source:             source,
+				Log:                c.ErrOrStderr(),
+			}
+			if v := ToolVersion(); v != "dev" {
+				o.Version = v
+			}
+			switch {
+			case cross:
+				o.Cross = skill.CrossOn
+			case noCross:
+				o.Cross = skill.CrossOff
+			}
+			res, err := skill.Install(args[0], o)
+			if err != nil {
+				if errors.Is(err, skill.ErrCrossUnavailable) {
+					return cannotRun("%v; drop --cross to install only this platform's binary", err)
+				}
+				return &ExitError{Code: ExitCannotRun, Err: err}
+			}
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "skill_dir: %s\n", res.Dir)
+			for _, p := range res.Platforms {
+				if p.Written {
+					fmt.Fprintf(w, "  %-14s written (%s)\n", p.Platform, p.How)
+				} else {
+					fmt.Fprintf(w, "  %-14s not written: %s\n", p.Platform, p.Why)
+				}
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.BoolVar(&force, "force", false, "replace a skill installed in DIR before")
+	fl.BoolVar(&cross, "cross", false, "require binaries for every platform (needs Go and the trtperf source)")
+	fl.BoolVar(&noCross, "no-cross", false, "ship only this executable, do not cross-compile")
+	fl.StringVar(&source, "source", "", "trtperf source checkout to cross-compile (default: the checkout holding the current folder)")
+	return c
+}

@@ -1,0 +1,324 @@
+// Package skill writes a ready agent-skill folder: the embedded
+// trt-perf-analysis files (SKILL.md, scripts, examples) plus trtperf
+// binaries under bin/<goos>-<goarch>/ for the wrappers to find.
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	skillfiles "github.com/trtperf/trtperf/skill"
+)
+
+// Platform is one GOOS/GOARCH pair the skill can ship a binary for.
+type Platform struct{ GOOS, GOARCH string }
+
+func (p Platform) String() string { return p.GOOS + "-" + p.GOARCH }
+
+// BinPath is the binary's path inside the skill folder, slash-separated.
+func (p Platform) BinPath() string {
+	name := "trtperf"
+	if p.GOOS == "windows" {
+		name += ".exe"
+	}
+	return path.Join("bin", p.String(), name)
+}
+
+// AllPlatforms are the platforms a full skill ships.
+var AllPlatforms = []Platform{
+	{"linux", "amd64"}, {"linux", "arm64"},
+	{"darwin", "amd64"}, {"darwin", "arm64"},
+	{"windows", "amd64"}, {"windows", "arm64"},
+}
+
+// CrossMode says whether to cross-compile the other platforms' binaries.
+type CrossMode int
+
+const (
+	CrossAuto CrossMode = iota // when a Go toolchain and the source are found
+	CrossOn                    // required: fail before writing when impossible
+	CrossOff                   // only the running executable
+)
+
+// Options tune Install.
+type Options struct {
+	// Force replaces an existing skill folder (one holding SKILL.md).
+	Force bool
+	// Executable is copied as the binary of ExecutablePlatform; "" ships
+	// none (the wrappers then fall back to PATH or a source build).
+	Executable         string
+	ExecutablePlatform Platform
+	Cross              CrossMode
+	// Source is the trtperf module root to cross-compile; "" looks upward
+	// from the working folder (FindSource).
+	Source string
+	// Go is the go command; "" looks it up on PATH.
+	Go string
+	// Version is stamped into cross-compiled binaries ("" leaves "dev").
+	Version string
+	// Platforms to ship; nil means AllPlatforms.
+	Platforms []Platform
+	// Log receives the output of go build (nil discards it).
+	Log io.Writer
+}
+
+// PlatformResult says whether a platform's binary was written, and how or
+// why not.
+type PlatformResult struct {
+	Platform Platform
+	Written  bool
+	How      string // "this executable" or "go build" when written
+	Why      string // the reason when not written
+}
+
+// Result is what Install did.
+type Result struct {
+	Dir       string
+	Platforms []PlatformResult
+}
+
+// Errors callers map to messages and exit codes.
+var (
+	ErrNotEmpty         = errors.New("folder is not empty")
+	ErrCrossUnavailable = errors.New("cannot cross-compile")
+)
+
+// Install writes the skill into dir: it is built in a staging folder beside
+// dir and renamed into place, so a failure leaves nothing behind and a
+// reader never sees a half-written skill.
+func Install(dir string, o Options) (res *Result, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	replace, err := checkTarget(abs, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	plats := o.Platforms
+	if plats == nil {
+		plats = AllPlatforms
+	}
+	builder, why := o.crossBuilder()
+	if builder == nil && o.Cross == CrossOn {
+		return nil, fmt.Errorf("%w: %s", ErrCrossUnavailable, why)
+	}
+
+	parent := filepath.Dir(abs)
+	created, err := ensureDir(parent)
+	if err != nil {
+		return nil, err
+	}
+	staging, err := os.MkdirTemp(parent, ".trtperf-skill-staging-*")
+	if err != nil {
+		if created != "" {
+			os.RemoveAll(created)
+		}
+		return nil, fmt.Errorf("cannot create the skill in %s: %w; choose a writable folder", parent, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(staging)
+			if created != "" {
+				os.RemoveAll(created)
+			}
+		}
+	}()
+	if err := writeFiles(staging, skillfiles.Files()); err != nil {
+		return nil, err
+	}
+	res = &Result{Dir: abs}
+	for _, p := range plats {
+		dst := filepath.Join(staging, filepath.FromSlash(p.BinPath()))
+		pr := PlatformResult{Platform: p}
+		switch {
+		case o.Executable != "" && p == o.ExecutablePlatform:
+			if err := copyExecutable(o.Executable, dst); err != nil {
+				return nil, err
+			}
+			pr.Written, pr.How = true, "this executable"
+		case builder != nil:
+			if err := builder.build(p, dst); err != nil {
+				if o.Cross == CrossOn {
+					return nil, err
+				}
+				pr.Why = err.Error()
+				break
+			}
+			pr.Written, pr.How = true, "go build"
+		default:
+			pr.Why = why
+		}
+		res.Platforms = append(res.Platforms, pr)
+	}
+	// MkdirTemp makes the folder private; a skill is meant to be read.
+	if err := os.Chmod(staging, 0o755); err != nil {
+		return nil, fmt.Errorf("set permissions of %s: %w", staging, err)
+	}
+	if err := publish(staging, abs, replace); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// checkTarget accepts a new or empty dir, and with force an existing skill
+// folder (which it then replaces). It never replaces other folders: --force
+// must not turn a typo into deleting someone's files.
+func checkTarget(dir string, force bool) (replace bool, err error) {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return false, fmt.Errorf("%s is a file; choose a new or empty folder for the skill", dir)
+	}
+	names, err := readNames(dir)
+	if err != nil {
+		return false, err
+	}
+	if len(names) == 0 {
+		return false, nil
+	}
+	if !force {
+		return false, fmt.Errorf("%s: %w; choose a new or empty folder, or pass --force to replace a skill installed there before", dir, ErrNotEmpty)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err != nil {
+		return false, fmt.Errorf("%s: %w and holds no SKILL.md, so it is not a skill folder; --force only replaces a skill installed before, choose another folder", dir, ErrNotEmpty)
+	}
+	return true, nil
+}
+
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	return names, nil
+}
+
+// publish renames staging to dir. An empty dir is removed first; a skill
+// being replaced is moved aside and only deleted once the new one is in
+// place (and moved back if that fails).
+func publish(staging, dir string, replace bool) error {
+	if replace {
+		old, err := os.MkdirTemp(filepath.Dir(dir), ".trtperf-skill-old-*")
+		if err != nil {
+			return fmt.Errorf("cannot replace %s: %w", dir, err)
+		}
+		os.Remove(old) // only the unique name is wanted
+		if err := os.Rename(dir, old); err != nil {
+			return fmt.Errorf("cannot replace %s: %w", dir, err)
+		}
+		if err := os.Rename(staging, dir); err != nil {
+			os.Rename(old, dir)
+			return fmt.Errorf("publish the skill to %s: %w", dir, err)
+		}
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("the skill is in %s, but the previous one could not be removed from %s: %w", dir, old, err)
+		}
+		return nil
+	}
+	if st, err := os.Lstat(dir); err == nil && st.IsDir() {
+		if err := os.Remove(dir); err != nil {
+			return fmt.Errorf("%s: %w (it changed while the skill was written); choose a new or empty folder", dir, ErrNotEmpty)
+		}
+	}
+	if err := os.Rename(staging, dir); err != nil {
+		return fmt.Errorf("publish the skill to %s: %w", dir, err)
+	}
+	return nil
+}
+
+// writeFiles copies the embedded skill into dst; scripts/*.sh become
+// executable (embed keeps no modes).
+func writeFiles(dst string, src fs.FS) error {
+	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("read embedded skill %s: %w", p, err)
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			if p == "." {
+				return nil
+			}
+			if err := os.Mkdir(target, 0o755); err != nil {
+				return fmt.Errorf("create %s: %w", target, err)
+			}
+			return nil
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return fmt.Errorf("read embedded skill %s: %w", p, err)
+		}
+		mode := fs.FileMode(0o644)
+		if strings.HasSuffix(p, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(target, data, mode); err != nil {
+			return fmt.Errorf("write %s: %w", target, err)
+		}
+		return os.Chmod(target, mode) // WriteFile's mode is filtered by umask
+	})
+}
+
+func copyExecutable(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("read the trtperf executable %s: %w", src, err)
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(dst), err)
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", dst, err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy %s to %s: %w", src, dst, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	return os.Chmod(dst, 0o755)
+}
+
+// ensureDir creates dir and missing parents, returning the topmost folder
+// it created ("" when dir existed) so a failure can remove it again.
+func ensureDir(dir string) (string, error) {
+	created := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("check %s: %w", d, err)
+		}
+		created = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if created == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		os.RemoveAll(created)
+		return "", fmt.Errorf("cannot create %s: %w; choose a writable folder", dir, err)
+	}
+	return created, nil
+}
