@@ -62,7 +62,14 @@ Typical use:
   trtperf analyze DUMP_FOLDER --output analyze-data.json
   trtperf validate analyze-data.json
   trtperf summary DUMP_FOLDER
-  trtperf package DUMP_FOLDER --output-parent reports/`,
+  trtperf compare DUMP_FOLDER#fp16 DUMP_FOLDER#int8
+  trtperf package DUMP_FOLDER --output-parent reports/
+  trtperf serve reports/report_<model>_<timestamp>
+  trtperf skill install ~/.claude/skills/trt-perf-analysis   # for AI agents
+
+DUMP_FOLDER directly holds layers_<label>.json (trtexec --exportLayerInfo with
+--profilingVerbosity=detailed) and profile_<label>.json (--exportProfile).
+Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
