@@ -126,28 +126,43 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		out.ProfileKind = in.prof.Kind
 	}
 	out.LayerCount = len(layers)
-	out.Layers = contractLayers(layers)
 
+	// Conversion, graph, name matching and per-layer facts only read the
+	// layers: run them at once (facts split itself over the CPUs). Each
+	// writes its own messages, joined below in a fixed order.
 	detailed := in.info != nil && !in.info.NamesOnly && len(layers) > 0
-	var g *graph.Graph
+	var (
+		g                   *graph.Graph
+		m                   matchResult
+		facts               []layerfacts.Facts
+		graphMsgs, matchMsg messages
+		wg                  sync.WaitGroup
+	)
+	wg.Go(func() { out.Layers = contractLayers(layers) })
 	if detailed {
-		g = graph.Build(layers, in.info.IO)
-		out.Graph = contractGraph(g, layers, in.info.IO)
-		gateGraph(g, layers, &msgs)
-		if subs := distinctSubgraphs(layers); len(subs) > 1 {
-			msgs.info(CodeSubgraphs, fmt.Sprintf("the dump holds %d engines (_subgraph ids %s); each is reported as a partition", len(subs), strings.Join(subs, ", ")))
+		wg.Go(func() {
+			g = graph.Build(layers, in.info.IO)
+			out.Graph = contractGraph(g, layers, in.info.IO)
+			gateGraph(g, layers, &graphMsgs)
+			if subs := distinctSubgraphs(layers); len(subs) > 1 {
+				graphMsgs.info(CodeSubgraphs, fmt.Sprintf("the dump holds %d engines (_subgraph ids %s); each is reported as a partition", len(subs), strings.Join(subs, ", ")))
+			}
+		})
+		if recs != nil {
+			wg.Go(func() {
+				m = matchNames(layers, recs)
+				if !m.ok() {
+					matchMsg.error(CodeNameMismatch, m.describe(layers, recs))
+				} else if len(m.repeated) > 0 {
+					matchMsg.info(CodeDuplicateNames, fmt.Sprintf("%d layer names occur more than once (e.g. %q); records were matched by occurrence", len(m.repeated), shorten(m.repeated[0], 120)))
+				}
+			})
 		}
+		facts = deriveFacts(layers)
 	}
-
-	var m matchResult
-	if detailed && recs != nil {
-		m = matchNames(layers, recs)
-		if !m.ok() {
-			msgs.error(CodeNameMismatch, m.describe(layers, recs))
-		} else if len(m.repeated) > 0 {
-			msgs.info(CodeDuplicateNames, fmt.Sprintf("%d layer names occur more than once (e.g. %q); records were matched by occurrence", len(m.repeated), shorten(m.repeated[0], 120)))
-		}
-	}
+	wg.Wait()
+	msgs.list = append(msgs.list, graphMsgs.list...)
+	msgs.list = append(msgs.list, matchMsg.list...)
 
 	failed := msgs.hasError()
 	v := &out.Validation
@@ -161,10 +176,6 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	}
 	v.ReportAvailable = !failed
 
-	var facts []layerfacts.Facts
-	if detailed {
-		facts = deriveFacts(layers)
-	}
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		fillTiming(&out, in.prof, recs, m, layers, facts, &msgs)
 	}

@@ -23,19 +23,32 @@ func enginesFor(scope *discover.Scope, ls []engine.Layer, facts []layerfacts.Fac
 	if e.OptProfiles == nil {
 		e.OptProfiles = []int{0}
 	}
+	// Layers of one Myelin graph, stream or subgraph are contiguous in a
+	// dump: remembering the last value seen skips the map on almost every
+	// layer of a 10^5-layer engine.
 	seenG, seenS, seenSub := map[int]bool{}, map[int]bool{}, map[string]bool{}
+	lastG, lastS, lastSub := -1, -1, ""
 	for i := range ls {
-		if g := facts[i].MyelinGraph; g >= 0 && !seenG[g] {
-			seenG[g] = true
-			e.MyelinGraphs = append(e.MyelinGraphs, g)
+		if g := facts[i].MyelinGraph; g >= 0 && g != lastG {
+			lastG = g
+			if !seenG[g] {
+				seenG[g] = true
+				e.MyelinGraphs = append(e.MyelinGraphs, g)
+			}
 		}
-		if ls[i].HasStreamID && !seenS[ls[i].StreamID] {
-			seenS[ls[i].StreamID] = true
-			e.Streams = append(e.Streams, ls[i].StreamID)
+		if ls[i].HasStreamID && ls[i].StreamID != lastS {
+			lastS = ls[i].StreamID
+			if !seenS[lastS] {
+				seenS[lastS] = true
+				e.Streams = append(e.Streams, lastS)
+			}
 		}
-		if sub := ls[i].Subgraph; sub != "" && !seenSub[sub] {
-			seenSub[sub] = true
-			e.Subgraphs = append(e.Subgraphs, sub)
+		if sub := ls[i].Subgraph; sub != "" && sub != lastSub {
+			lastSub = sub
+			if !seenSub[sub] {
+				seenSub[sub] = true
+				e.Subgraphs = append(e.Subgraphs, sub)
+			}
 		}
 	}
 	slices.Sort(e.MyelinGraphs)
@@ -49,38 +62,53 @@ func enginesFor(scope *discover.Scope, ls []engine.Layer, facts []layerfacts.Fac
 		layers int
 		ms     float64
 	}
-	subAcc, myAcc := map[string]*acc{}, map[int]*acc{}
+	subIdx, myIdx := map[string]int{}, map[int]int{}
+	for i, sub := range e.Subgraphs {
+		subIdx[sub] = i
+	}
+	for i, g := range e.MyelinGraphs {
+		myIdx[g] = i
+	}
+	subAcc, myAcc := make([]acc, len(e.Subgraphs)), make([]acc, len(e.MyelinGraphs))
+	// Per layer, the partition slots (-1: none), found with the same
+	// last-value shortcut.
+	subOf, myOf := make([]int32, len(ls)), make([]int32, len(ls))
+	lastG, lastSub = -1, ""
+	gSlot, subSlot := int32(-1), int32(-1)
 	for i := range ls {
+		subOf[i], myOf[i] = -1, -1
 		if sub := ls[i].Subgraph; sub != "" {
-			if subAcc[sub] == nil {
-				subAcc[sub] = &acc{}
+			if sub != lastSub {
+				lastSub, subSlot = sub, int32(subIdx[sub])
 			}
-			subAcc[sub].layers++
+			subOf[i] = subSlot
+			subAcc[subSlot].layers++
 		}
 		if g := facts[i].MyelinGraph; g >= 0 {
-			if myAcc[g] == nil {
-				myAcc[g] = &acc{}
+			if g != lastG {
+				lastG, gSlot = g, int32(myIdx[g])
 			}
-			myAcc[g].layers++
+			myOf[i] = gSlot
+			myAcc[gSlot].layers++
 		}
 	}
 	for _, r := range recs {
 		if r.Layer < 0 {
 			continue
 		}
-		if sub := ls[r.Layer].Subgraph; sub != "" {
-			subAcc[sub].ms += r.AvgMs
+		if s := subOf[r.Layer]; s >= 0 {
+			subAcc[s].ms += r.AvgMs
 		}
-		if g := facts[r.Layer].MyelinGraph; g >= 0 {
-			myAcc[g].ms += r.AvgMs
+		if s := myOf[r.Layer]; s >= 0 {
+			myAcc[s].ms += r.AvgMs
 		}
 	}
-	for _, sub := range e.Subgraphs {
-		a := subAcc[sub]
+	for i, sub := range e.Subgraphs {
+		a := subAcc[i]
 		e.Partitions = append(e.Partitions, contract.Partition{ID: sub, Kind: "subgraph", LayerCount: a.layers, TimeMs: a.ms, Percentage: share(a.ms, total)})
 	}
-	for _, g := range e.MyelinGraphs {
-		a := myAcc[g]
+	for i, g := range e.MyelinGraphs {
+		a := myAcc[i]
 		e.Partitions = append(e.Partitions, contract.Partition{ID: strconv.Itoa(g), Kind: "myelin_graph", LayerCount: a.layers, TimeMs: a.ms, Percentage: share(a.ms, total)})
 	}
 	slices.SortStableFunc(e.Partitions, func(a, b contract.Partition) int {
