@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -20,7 +21,7 @@ const (
 )
 
 // signal words, matched as substrings of lower-case layer and input names.
-var categorySignals = []struct {
+var categorySignals = [...]struct {
 	name  string
 	words []string
 }{
@@ -40,36 +41,41 @@ var categorySignals = []struct {
 // inputs, and the time (or count) of convolution vs attention layers. It
 // answers "unknown" rather than guessing.
 func Category(b *contract.Backend) (category, confidence string, evidence []contract.Evidence) {
-	hits := map[string]int{}
-	example := map[string]string{}
-	see := func(s string) {
-		low := strings.ToLower(s)
-		for _, sig := range categorySignals {
-			for _, w := range sig.words {
-				if strings.Contains(low, w) {
-					hits[sig.name]++
-					if example[sig.name] == "" {
-						example[sig.name] = w
-					}
-					break
+	// One scan per name finds every signal word (10^5 layer names).
+	var hitN [len(categorySignals)]int
+	var exampleW [len(categorySignals)]string
+	var inputHit [len(categorySignals)]bool
+	see := func(s string, input bool) {
+		m := categoryScan.matches(s)
+		if m == 0 {
+			return
+		}
+		for g := range categorySignals {
+			if gm := m & categoryScan.group[g]; gm != 0 {
+				hitN[g]++
+				if exampleW[g] == "" {
+					exampleW[g] = categoryScan.words[bits.TrailingZeros64(gm)]
+				}
+				if input {
+					inputHit[g] = true
 				}
 			}
 		}
 	}
 	for i := range b.Layers {
-		see(b.Layers[i].Name)
+		see(b.Layers[i].Name, false)
 	}
+	for _, in := range b.Graph.DeclaredInputs {
+		see(in, true)
+	}
+	for _, in := range b.Graph.ExternalInputs {
+		see(in, true)
+	}
+	hits := map[string]int{}
+	example := map[string]string{}
 	inputHits := map[string]bool{}
-	for _, in := range append(append([]string{}, b.Graph.DeclaredInputs...), b.Graph.ExternalInputs...) {
-		see(in)
-		low := strings.ToLower(in)
-		for _, sig := range categorySignals {
-			for _, w := range sig.words {
-				if strings.Contains(low, w) {
-					inputHits[sig.name] = true
-				}
-			}
-		}
+	for g, sig := range categorySignals {
+		hits[sig.name], example[sig.name], inputHits[sig.name] = hitN[g], exampleW[g], inputHit[g]
 	}
 	conv, attn, all := convShare(b)
 	ev := func(source, detail, value, conf string) {
@@ -136,14 +142,18 @@ func convShare(b *contract.Backend) (conv, attn, all float64) {
 		var cv, at, tot float64
 		for i := range b.Records {
 			r := &b.Records[i]
-			if r.AvgMs <= 0 || !isComputeLayer(r) {
+			if r.AvgMs <= 0 {
+				continue
+			}
+			k := classify(r)
+			if !k.is(fCompute) {
 				continue
 			}
 			tot += r.AvgMs
-			if hasAnyTag(r, "conv", "gemm") {
+			if k.has(tgMatmul) {
 				cv += r.AvgMs
 			}
-			if r.LayerType == "kgen_mha" || hasTag(r, "softmax") {
+			if r.LayerType == "kgen_mha" || k.has(tgSoftmax) {
 				at += r.AvgMs
 			}
 		}
@@ -176,4 +186,43 @@ func convLayers(b *contract.Backend) int {
 		}
 	}
 	return n
+}
+
+// categoryScan finds every signal word in a name in one pass. Words are
+// numbered in table order, so the lowest bit of a group is the group's first
+// word, as a scan word by word would report it.
+var categoryScan = func() (sc struct {
+	*acMatcher
+	group [len(categorySignals)]uint64 // bits of each signal's words
+}) {
+	var words []string
+	for g, sig := range categorySignals {
+		for _, w := range sig.words {
+			sc.group[g] |= 1 << len(words)
+			words = append(words, w)
+		}
+	}
+	sc.acMatcher = newACMatcher(words)
+	return sc
+}()
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixLower reports whether s starts with the lower-case w, ignoring
+// the ASCII case of s.
+func hasPrefixLower(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }

@@ -18,31 +18,71 @@ type ctx struct {
 	// most expensive first (ties by layer index). Rules only see these, so
 	// they never fire on layers that take no time.
 	timed []*contract.Record
-	recOf []int32 // layer index → index in b.Records, -1 when not profiled
+	// tinfo[j] is what rules read of timed[j] without touching the record
+	// (10^5 records scattered in memory, read by some 20 rules).
+	tinfo []timedInfo
+	// typeNames are the distinct derived layer types (timedInfo.typ).
+	typeNames []string
+	recOf     []int32 // layer index → index in b.Records, -1 when not profiled
+	// rinfo[i] is what rules read of b.Records[i] (records with a layer).
+	rinfo []recInfo
+	tname []string // names of the timed records
 	// target is the engine's target precision (FP32, TF32, FP16, BF16,
 	// INT8, FP8, FP4) and targetFrom says how it was decided.
 	target, targetFrom string
 	// preds/succs: data-flow neighbours per layer (CSR over graph.edges).
 	predStart, succStart []int32
 	predList, succList   []int32
+
+	conv      []convFacts // per layer, filled on first use (see convParams)
+	scratch   []*contract.Record
+	fallback  []*contract.Record
+	fallbackD bool // fallback is computed
 }
 
 func newCtx(b *contract.Backend) *ctx {
-	c := &ctx{b: b, recOf: make([]int32, len(b.Layers))}
+	c := &ctx{b: b, recOf: make([]int32, len(b.Layers)), rinfo: make([]recInfo, len(b.Records))}
 	for i := range c.recOf {
 		c.recOf[i] = -1
 	}
-	for i := range b.Records {
+	// Sort keys inline, not behind the record pointers (10^5 records), as
+	// integers: for positive avg_ms the IEEE bits order like the values,
+	// inverted for "most expensive first"; then layer, then record index
+	// (which keeps equal keys in record order, as a stable sort would).
+	keys := make([]timedKey, 0, len(b.Records))
+	typeID := map[string]int32{}
+	for i := range b.Records { // in record order: sequential in memory
 		r := &b.Records[i]
 		c.total += r.AvgMs
-		if r.Layer >= 0 && r.Layer < len(b.Layers) {
-			c.recOf[r.Layer] = int32(i)
-			if r.AvgMs > 0 {
-				c.timed = append(c.timed, r)
+		if r.Layer < 0 || r.Layer >= len(b.Layers) {
+			continue
+		}
+		c.recOf[r.Layer] = int32(i)
+		ri := &c.rinfo[i]
+		ri.k, ri.avg, ri.layer, ri.name = c.classifyIn(r), r.AvgMs, int32(r.Layer), r.Name
+		if r.MyelinGraph != nil {
+			ri.myl, ri.hasMyl = *r.MyelinGraph, true
+		}
+		if r.AvgMs > 0 {
+			keys = append(keys, timedKey{^math.Float64bits(r.AvgMs), uint64(r.Layer)<<32 | uint64(i)})
+			id, ok := typeID[r.LayerType]
+			if !ok {
+				id = int32(len(c.typeNames))
+				typeID[r.LayerType] = id
+				c.typeNames = append(c.typeNames, r.LayerType)
 			}
+			ri.typ = id
 		}
 	}
-	slices.SortStableFunc(c.timed, byTime)
+	sortTimedKeys(keys)
+	c.timed = make([]*contract.Record, len(keys))
+	c.tinfo = make([]timedInfo, len(keys))
+	c.tname = make([]string, len(keys))
+	for j, k := range keys {
+		i := uint32(k.lo)
+		c.timed[j] = &b.Records[i]
+		c.tinfo[j], c.tname[j] = c.rinfo[i].timedInfo, c.rinfo[i].name
+	}
 	c.buildAdjacency()
 	c.target, c.targetFrom = targetPrecision(c)
 	return c
@@ -99,15 +139,136 @@ func (c *ctx) record(layer int) *contract.Record {
 
 func (c *ctx) layer(r *contract.Record) *contract.Layer { return &c.b.Layers[r.Layer] }
 
+// timedKey orders timed records: hi, then lo.
+type timedKey struct{ hi, lo uint64 }
+
+// sortTimedKeys sorts keys ascending. A least-significant-digit radix sort,
+// a byte a pass, skipping bytes all keys share: 10^5 keys sort several
+// times faster than by comparisons.
+func sortTimedKeys(keys []timedKey) {
+	if len(keys) < 512 {
+		slices.SortFunc(keys, func(a, b timedKey) int {
+			if a.hi != b.hi {
+				return cmp.Compare(a.hi, b.hi)
+			}
+			return cmp.Compare(a.lo, b.lo)
+		})
+		return
+	}
+	digit := func(k timedKey, d int) uint8 { // d 0..15, least significant first
+		if d < 8 {
+			return uint8(k.lo >> (8 * d))
+		}
+		return uint8(k.hi >> (8 * (d - 8)))
+	}
+	var counts [16][256]int
+	for _, k := range keys {
+		for d := range 16 {
+			counts[d][digit(k, d)]++
+		}
+	}
+	src, dst := keys, make([]timedKey, len(keys))
+	for d := range 16 {
+		c := &counts[d]
+		if c[digit(src[0], d)] == len(src) {
+			continue // every key has this byte
+		}
+		sum := 0
+		for v := range c {
+			c[v], sum = sum, sum+c[v]
+		}
+		for _, k := range src {
+			v := digit(k, d)
+			dst[c[v]] = k
+			c[v]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+}
+
+// timedInfo is what rules read of a record, gathered in one pass in record
+// order (the records are large and rules visit them in time order). Small:
+// selections scan it for 10^5 records some 20 times.
+type timedInfo struct {
+	k     class
+	avg   float64 // avg_ms
+	layer int32
+	typ   int32 // derived layer type, an index into typeNames
+}
+
+// recInfo is timedInfo and the rest rules read of a record.
+type recInfo struct {
+	timedInfo
+	name   string
+	myl    int // *MyelinGraph, when hasMyl
+	hasMyl bool
+}
+
 // selectTimed returns the timed records keep accepts, most expensive first.
-func (c *ctx) selectTimed(keep func(*contract.Record) bool) []*contract.Record {
+// keep sees the record's timedInfo: test it first and the record itself
+// only when that is not enough.
+func (c *ctx) selectTimed(keep func(*contract.Record, *timedInfo) bool) []*contract.Record {
+	// Collect into a reused buffer and return an exact copy: selections run
+	// some 20 times over 10^5 records.
+	buf := c.scratch[:0]
+	c.scratch = nil // a keep that selects again gets its own buffer
+	for j := range c.tinfo {
+		if keep(c.timed[j], &c.tinfo[j]) {
+			buf = append(buf, c.timed[j])
+		}
+	}
 	var out []*contract.Record
-	for _, r := range c.timed {
-		if keep(r) {
-			out = append(out, r)
+	if len(buf) > 0 {
+		out = slices.Clone(buf)
+	}
+	c.scratch = buf
+	return out
+}
+
+// typesByName returns the indexes of typeNames in name order.
+func (c *ctx) typesByName() []int32 {
+	ids := make([]int32, len(c.typeNames))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return cmp.Compare(c.typeNames[a], c.typeNames[b]) })
+	return ids
+}
+
+// timedWhere returns the indexes (into timed) of the timed records keep
+// accepts, most expensive first.
+func (c *ctx) timedWhere(keep func(*timedInfo) bool) []int32 {
+	var out []int32
+	for j := range c.tinfo {
+		if keep(&c.tinfo[j]) {
+			out = append(out, int32(j))
 		}
 	}
 	return out
+}
+
+// inLayerOrder returns the positions in js (indexes into timed) ordered by
+// their layer: rules that read the layer table or names for many records
+// read them in this order, sequential in memory, not in time order.
+func (c *ctx) inLayerOrder(js []int32) []int32 {
+	keys := make([]uint64, len(js))
+	for p, j := range js {
+		keys[p] = uint64(c.tinfo[j].layer)<<32 | uint64(p)
+	}
+	slices.Sort(keys)
+	out := make([]int32, len(js))
+	for i, k := range keys {
+		out[i] = int32(uint32(k))
+	}
+	return out
+}
+
+// flagged keeps the timed records with any of the flags f.
+func flagged(f classFlags) func(*contract.Record, *timedInfo) bool {
+	return func(_ *contract.Record, t *timedInfo) bool { return t.k.is(f) }
 }
 
 func sumMs(rs []*contract.Record) float64 {
@@ -209,36 +370,4 @@ func short(s string) string {
 		return s
 	}
 	return string(r[:max/2-1]) + "…" + string(r[len(r)-max/2+1:])
-}
-
-// hasTag reports whether a record carries a tag.
-func hasTag(r *contract.Record, tag string) bool { return slices.Contains(r.Tags, tag) }
-
-func hasAnyTag(r *contract.Record, tags ...string) bool {
-	for _, t := range tags {
-		if slices.Contains(r.Tags, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// isReformat: a layer that only moves or converts data (TensorRT reformats,
-// Myelin reformats, QDQ-origin reformats).
-func isReformat(r *contract.Record) bool {
-	return strings.Contains(r.RawLayerType, "Reformat") || hasTag(r, "reformat")
-}
-
-// isComputeLayer: a layer that does math the engine's precision applies to.
-func isComputeLayer(r *contract.Record) bool {
-	if isReformat(r) || r.RawLayerType == "NoOp" || r.LayerType == "misc" {
-		return false
-	}
-	return hasAnyTag(r, "conv", "gemm", "attention", "norm", "softmax", "pooling",
-		"pointwise", "elementwise", "activation", "myelin", "plugin")
-}
-
-// isMatmulLayer: convolution or GEMM, the layers tensor cores serve.
-func isMatmulLayer(r *contract.Record) bool {
-	return !isReformat(r) && (hasAnyTag(r, "conv", "gemm") || r.LayerType == "kgen_mha")
 }

@@ -10,27 +10,18 @@ import (
 // shapeKinds are the tags of shape-computation layers, in report order.
 var shapeKinds = []string{"shape", "cast", "slice", "concat", "gather"}
 
-func isShapeLayer(r *contract.Record) bool {
-	if isReformat(r) || r.RawLayerType == "NoOp" || isMatmulLayer(r) {
-		return false
-	}
-	return r.LayerType == "misc" || hasAnyTag(r, shapeKinds...)
-}
-
 func evalDynamicShape(c *ctx) *contract.Finding {
-	recs := c.selectTimed(isShapeLayer)
+	recs := c.selectTimed(flagged(fShape))
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 1 {
 		return nil
 	}
 	f := c.newFinding("dynamic_shape_overhead", contract.ConfidenceMedium, recs)
 	parts := []string{}
 	for _, k := range shapeKinds {
-		rs := make([]*contract.Record, 0)
-		for _, r := range recs {
-			if hasTag(r, k) || (k == "shape" && r.LayerType == "misc") {
-				rs = append(rs, r)
-			}
-		}
+		bit, shape := tagBit(k), k == "shape"
+		rs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+			return t.k.is(fShape) && (t.k.has(bit) || (shape && t.k.is(fMisc)))
+		})
 		if len(rs) > 0 {
 			f.Metrics[k+"_ms"] = round(sumMs(rs), 6)
 			parts = append(parts, fmt.Sprintf("%s ×%d (%.2f%%)", k, len(rs), c.pct(sumMs(rs))))

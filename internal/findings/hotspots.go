@@ -21,7 +21,7 @@ const (
 // Hotspots are where time goes, not necessarily waste: low confidence, so
 // they rank below problems that cost the same time.
 func evalHotspotLayers(c *ctx) *contract.Finding {
-	recs := c.selectTimed(func(r *contract.Record) bool { return c.pct(r.AvgMs) >= hotLayerPct })
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool { return c.pct(t.avg) >= hotLayerPct })
 	if len(recs) == 0 {
 		return nil
 	}
@@ -36,7 +36,7 @@ func evalHotspotLayers(c *ctx) *contract.Finding {
 			short(r.Name), c.pct(r.AvgMs), r.AvgMs, r.LayerType, r.Precision, tacticWords(r)))
 	}
 	f.Metrics["top_layer_pct"] = round(c.pct(recs[0].AvgMs), 3)
-	if myelin := countIf(recs, func(r *contract.Record) bool { return r.RawLayerType == "Myelin" || hasTag(r, "myelin") }); myelin > 0 {
+	if myelin := countIf(recs, func(r *contract.Record) bool { return r.RawLayerType == "Myelin" || c.hasTag(r, tgMyelin) }); myelin > 0 {
 		f.Metrics["myelin_layers"] = float64(myelin)
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them are Myelin regions: their inside is one opaque layer in this dump.", myelin))
 		f.NextCheck = "Look inside the Myelin regions: profile with nsys (the kernels inside each region), or rebuild with TensorRT 10+ and --profilingVerbosity=detailed, which lists Myelin kernels one by one."
@@ -66,20 +66,21 @@ func countIf(recs []*contract.Record, f func(*contract.Record) bool) int {
 }
 
 func evalHotspotType(c *ctx) *contract.Finding {
-	byType := map[string][]*contract.Record{}
-	for _, r := range c.timed {
-		byType[r.LayerType] = append(byType[r.LayerType], r)
+	// Sums per type in time order, as sumMs over each type's records.
+	ms := make([]float64, len(c.typeNames))
+	for j := range c.tinfo {
+		ms[c.tinfo[j].typ] += c.tinfo[j].avg
 	}
-	best, bestMs := "", 0.0
-	for _, t := range sortedKeys(byType) {
-		if ms := sumMs(byType[t]); ms > bestMs {
-			best, bestMs = t, ms
+	best, bestID, bestMs := "", int32(-1), 0.0
+	for _, id := range c.typesByName() {
+		if ms[id] > bestMs {
+			best, bestID, bestMs = c.typeNames[id], id, ms[id]
 		}
 	}
 	if best == "" || c.pct(bestMs) < hotTypePct {
 		return nil
 	}
-	recs := byType[best]
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool { return t.typ == bestID })
 	f := c.newFindingStake("hotspot_type", contract.ConfidenceLow, recs, hotStake)
 	f.Title = fmt.Sprintf("%s layers take %.1f%% of the time", best, c.pct(bestMs))
 	f.Evidence = append(f.Evidence, fmt.Sprintf("%d %s layers take %.4f ms (%.2f%% of %.4f ms).", len(recs), best, bestMs, c.pct(bestMs), c.total),
@@ -91,7 +92,7 @@ func evalHotspotType(c *ctx) *contract.Finding {
 }
 
 func evalTinyKernels(c *ctx) *contract.Finding {
-	recs := c.selectTimed(func(r *contract.Record) bool { return r.AvgMs < tinyMs })
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool { return t.avg < tinyMs })
 	if len(recs) < 20 || len(recs)*3 < len(c.timed) {
 		return nil
 	}
@@ -102,13 +103,17 @@ func evalTinyKernels(c *ctx) *contract.Finding {
 	f := c.newFinding("tiny_kernels", contract.ConfidenceMedium, recs)
 	f.Metrics["tiny_threshold_ms"] = tinyMs
 	f.Metrics["timed_layers"] = float64(len(c.timed))
-	types := map[string]int{}
-	for _, r := range recs {
-		types[r.LayerType]++
+	types := make([]int, len(c.typeNames))
+	for j := range c.tinfo {
+		if c.tinfo[j].avg < tinyMs {
+			types[c.tinfo[j].typ]++
+		}
 	}
 	parts := []string{}
-	for _, t := range sortedKeys(types) {
-		parts = append(parts, fmt.Sprintf("%s ×%d", t, types[t]))
+	for _, id := range c.typesByName() {
+		if types[id] > 0 {
+			parts = append(parts, fmt.Sprintf("%s ×%d", c.typeNames[id], types[id]))
+		}
 	}
 	f.Evidence = append(f.Evidence,
 		fmt.Sprintf("%d of %d timed layers run under %.0f µs each; together %.4f ms (%.2f%%).", len(recs), len(c.timed), tinyMs*1000, ms, c.pct(ms)),

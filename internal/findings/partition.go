@@ -2,54 +2,79 @@ package findings
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
-// partitionOf names the engine or Myelin graph a layer belongs to, "" for
-// layers TensorRT runs outside any.
-func (c *ctx) partitionOf(layer int, subgraphs bool) string {
-	l := &c.b.Layers[layer]
-	if subgraphs {
-		return "engine " + l.Subgraph
-	}
-	if r := c.record(layer); r != nil && r.MyelinGraph != nil {
-		return "myelin graph " + strconv.Itoa(*r.MyelinGraph)
-	}
-	if l.LayerType == "Myelin" {
-		return "myelin region " + strconv.Itoa(layer)
-	}
-	return ""
+// partKey identifies the engine or Myelin graph a layer belongs to: kind 1
+// is engine s (a subgraph), 2 Myelin graph n, 3 the Myelin region that is
+// layer n; kind 0 is none (layers TensorRT runs outside any). A key, not a
+// name, so 10^5 layers build no strings.
+type partKey struct {
+	kind uint8
+	n    int
+	s    string
 }
 
-func isGlue(r *contract.Record) bool {
-	return isReformat(r) || isShapeLayer(r) || hasAnyTag(r, "copy", "cast")
+func (c *ctx) partKeyOf(layer int, subgraphs bool) partKey {
+	l := &c.b.Layers[layer]
+	if subgraphs {
+		return partKey{kind: 1, s: l.Subgraph}
+	}
+	if i := c.recOf[layer]; i >= 0 && c.rinfo[i].hasMyl {
+		return partKey{kind: 2, n: c.rinfo[i].myl}
+	}
+	if l.LayerType == "Myelin" {
+		return partKey{kind: 3, n: layer}
+	}
+	return partKey{}
+}
+
+// partitionIDs numbers every layer's partition (0: none) and counts the
+// distinct partitions.
+func (c *ctx) partitionIDs(subgraphs bool) (ids []int32, count int) {
+	ids = make([]int32, len(c.b.Layers))
+	seen := map[partKey]int32{}
+	var last partKey
+	var lastID int32
+	for i := range c.b.Layers {
+		k := c.partKeyOf(i, subgraphs)
+		if k.kind == 0 {
+			continue
+		}
+		if k != last || lastID == 0 { // neighbours mostly share a partition
+			id, ok := seen[k]
+			if !ok {
+				id = int32(len(seen) + 1)
+				seen[k] = id
+			}
+			last, lastID = k, id
+		}
+		ids[i] = lastID
+	}
+	return ids, len(seen)
 }
 
 func evalPartitionGlue(c *ctx) *contract.Finding {
-	subs := map[string]bool{}
+	useSub := false
 	for i := range c.b.Layers {
-		subs[c.b.Layers[i].Subgraph] = true
-	}
-	useSub := len(subs) > 1
-	parts := map[string]int{}
-	for i := range c.b.Layers {
-		if p := c.partitionOf(i, useSub); p != "" {
-			parts[p]++
+		if c.b.Layers[i].Subgraph != c.b.Layers[0].Subgraph {
+			useSub = true // more than one distinct subgraph
+			break
 		}
 	}
-	if len(parts) < 2 {
+	part, nParts := c.partitionIDs(useSub)
+	if nParts < 2 {
 		return nil
 	}
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		if !isGlue(r) {
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+		if !t.k.is(fGlue) {
 			return false
 		}
-		own := c.partitionOf(r.Layer, useSub)
-		for _, ns := range [][]int32{c.preds(r.Layer), c.succs(r.Layer)} {
+		own := part[t.layer]
+		for _, ns := range [][]int32{c.preds(int(t.layer)), c.succs(int(t.layer))} {
 			for _, n := range ns {
-				if p := c.partitionOf(int(n), useSub); p != "" && p != own {
+				if p := part[n]; p != 0 && p != own {
 					return true
 				}
 			}
@@ -64,9 +89,9 @@ func evalPartitionGlue(c *ctx) *contract.Finding {
 	if useSub {
 		kind = "engines (subgraphs)"
 	}
-	f.Metrics["partitions"] = float64(len(parts))
+	f.Metrics["partitions"] = float64(nParts)
 	f.Evidence = append(f.Evidence,
-		fmt.Sprintf("The engine runs %d %s; %d reformat/shape/cast layers at their borders take %.4f ms (%.2f%%).", len(parts), kind, len(recs), sumMs(recs), c.pct(sumMs(recs))),
+		fmt.Sprintf("The engine runs %d %s; %d reformat/shape/cast layers at their borders take %.4f ms (%.2f%%).", nParts, kind, len(recs), sumMs(recs), c.pct(sumMs(recs))),
 		"Largest: "+c.topNames(recs, 5)+".")
 	return f
 }

@@ -33,12 +33,14 @@ func evalPositives(c *ctx) []contract.Positive {
 }
 
 func posTensorCores(c *ctx) *contract.Positive {
-	mm := c.selectTimed(func(r *contract.Record) bool { return isMatmulLayer(r) && r.Tactic != "" && r.TacticFamily != "myelin" })
+	mm := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+		return t.k.is(fMatmul) && t.k.is(fTactic) && !t.k.is(fTacticMyelin)
+	})
 	if len(mm) == 0 {
 		return nil
 	}
-	tc := sumMs(c.selectTimed(func(r *contract.Record) bool {
-		return isMatmulLayer(r) && r.Tactic != "" && r.TacticFamily != "myelin" && r.TensorCore
+	tc := sumMs(c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+		return t.k.is(fMatmul) && t.k.is(fTactic) && !t.k.is(fTacticMyelin) && t.k.is(fTensorCore)
 	}))
 	all := sumMs(mm)
 	if tc < 0.8*all {
@@ -52,10 +54,10 @@ func posTensorCores(c *ctx) *contract.Positive {
 }
 
 func posNoFallback(c *ctx) *contract.Positive {
-	if precisionRank(c.target) == 0 || c.target == "FP32" || evalPrecisionFallback(c) != nil {
+	if precisionRank(c.target) == 0 || c.target == "FP32" || len(c.fallbackRecs()) > 0 {
 		return nil
 	}
-	n := len(c.selectTimed(isComputeLayer))
+	n := len(c.selectTimed(flagged(fCompute)))
 	return &contract.Positive{
 		Title:    fmt.Sprintf("Every compute layer runs at %s or narrower", c.target),
 		Evidence: []string{fmt.Sprintf("%d timed compute layers, none wider than the %s.", n, c.targetEvidence())},
@@ -64,7 +66,7 @@ func posNoFallback(c *ctx) *contract.Positive {
 }
 
 func posLowReformat(c *ctx) *contract.Positive {
-	recs := c.selectTimed(isReformat)
+	recs := c.selectTimed(flagged(fReformat))
 	if c.pct(sumMs(recs)) >= reformatMinPct {
 		return nil
 	}
@@ -76,8 +78,9 @@ func posLowReformat(c *ctx) *contract.Positive {
 }
 
 func posFusedAttention(c *ctx) *contract.Positive {
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		return r.LayerType == "kgen_mha" || (hasTag(r, "attention") && (hasTag(r, "plugin") || r.RawLayerType == "Myelin") && hasAnyTag(r, "softmax", "gemm"))
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+		k := t.k
+		return k.is(fKgenMHA) || (k.has(tgAttention) && (k.has(tgPlugin) || k.is(fMyelinRaw)) && k.has(tgSoftmax|tgGemm))
 	})
 	if len(recs) == 0 {
 		return nil

@@ -60,29 +60,26 @@ func labelPrecision(label string) string {
 // dominantPrecision is the precision carrying the most conv/GEMM time (all
 // compute time when there is no conv/GEMM), with its share of that time.
 func dominantPrecision(c *ctx) (string, float64) {
-	byPrec := map[string]float64{}
+	// Time per precision, indexed like rankedPrecisions (in name order).
+	var byPrec [len(rankedPrecisions)]float64
 	total := 0.0
 	for _, matmulOnly := range []bool{true, false} {
-		for _, r := range c.timed {
-			if !isComputeLayer(r) || (matmulOnly && !isMatmulLayer(r)) || precisionRank(r.Precision) == 0 {
+		for j := range c.tinfo {
+			t := &c.tinfo[j]
+			if k := t.k; !k.is(fCompute) || (matmulOnly && !k.is(fMatmul)) || k.rank == 0 {
 				continue
 			}
-			byPrec[r.Precision] += r.AvgMs
-			total += r.AvgMs
+			byPrec[t.k.prec] += t.avg
+			total += t.avg
 		}
 		if total > 0 {
 			break
 		}
 	}
 	best, bestMs := "", 0.0
-	keys := make([]string, 0, len(byPrec))
-	for k := range byPrec {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if byPrec[k] > bestMs {
-			best, bestMs = k, byPrec[k]
+	for i := 1; i < len(byPrec); i++ {
+		if byPrec[i] > bestMs {
+			best, bestMs = rankedPrecisions[i], byPrec[i]
 		}
 	}
 	if total == 0 {
@@ -125,9 +122,7 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 	if tr == 0 || c.target == "FP32" {
 		return nil
 	}
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		return isComputeLayer(r) && precisionRank(r.Precision) > tr && !(c.target == "FP16" && r.Precision == "BF16")
-	})
+	recs := c.fallbackRecs()
 	if len(recs) == 0 {
 		return nil
 	}
@@ -164,6 +159,20 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 			strings.ToLower(c.target), strings.Join(names, ","), c.target)
 	}
 	return f
+}
+
+// fallbackRecs are the timed compute layers wider than the target, once
+// per ctx (the rule and the no_precision_fallback positive both ask).
+func (c *ctx) fallbackRecs() []*contract.Record {
+	if !c.fallbackD {
+		tr := precisionRank(c.target)
+		c.fallback = c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+			k := t.k
+			return k.is(fCompute) && int(k.rank) > tr && !(c.target == "FP16" && k.is(fBF16))
+		})
+		c.fallbackD = true
+	}
+	return c.fallback
 }
 
 func quoteLayer(name string) string {

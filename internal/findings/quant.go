@@ -10,20 +10,10 @@ import (
 // isStandaloneQDQ: a Quantize/Dequantize that TensorRT did not fuse into a
 // neighbour: QDQ-origin layers, and Scale/Quantize/Dequantize layers whose
 // only ops are Q/DQ.
-func (c *ctx) isStandaloneQDQ(r *contract.Record) bool {
-	l := c.layer(r)
-	if l.Origin == "QDQ" {
-		return true
-	}
-	switch r.RawLayerType {
-	case "Scale", "Quantize", "Dequantize", "QuantizeLinear", "DequantizeLinear":
-		return hasTag(r, "quantize") && !hasAnyTag(r, "conv", "gemm")
-	}
-	return false
-}
+func (c *ctx) isStandaloneQDQ(r *contract.Record) bool { return c.class(r).is(fStandaloneQDQ) }
 
 func evalQDQUnfused(c *ctx) *contract.Finding {
-	recs := c.selectTimed(c.isStandaloneQDQ)
+	recs := c.selectTimed(flagged(fStandaloneQDQ))
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 0.5 {
 		return nil
 	}
@@ -31,7 +21,7 @@ func evalQDQUnfused(c *ctx) *contract.Finding {
 	f.Evidence = append(f.Evidence,
 		fmt.Sprintf("%d Quantize/Dequantize layers run as their own kernels: %.4f ms (%.2f%%).", len(recs), sumMs(recs), c.pct(sumMs(recs))),
 		"Largest: "+c.topNames(recs, 5)+".")
-	if n := countIf(recs, isReformat); n > 0 {
+	if n := countIf(recs, c.isReformat); n > 0 {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them are reformats, also counted in the reformat overhead.", n))
 	}
 	f.NextCheck = "Place each QuantizeLinear/DequantizeLinear pair so it sits between two quantizable ops (conv/GEMM output → next conv input); add Q/DQ on residual-add and pooling inputs so TensorRT can fuse them, then rebuild with --int8 and check these layers are gone."
@@ -48,8 +38,8 @@ func evalQuantFloatOutput(c *ctx) *contract.Finding {
 	for _, n := range c.b.Graph.DeclaredOutputs {
 		outputs[n] = true
 	}
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		if (r.Precision != "INT8" && r.Precision != "FP8") || !isMatmulLayer(r) {
+	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		if !t.k.is(fInt8OrFP8) || !t.k.is(fMatmul) {
 			return false
 		}
 		l := c.layer(r)

@@ -32,7 +32,10 @@ func firstKnown(ts []string) string {
 }
 
 func evalReformat(c *ctx) *contract.Finding {
-	recs := c.selectTimed(func(r *contract.Record) bool { return isReformat(r) || (hasTag(r, "copy") && r.RawLayerType != "NoOp") })
+	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
+		k := t.k
+		return k.is(fReformat) || (k.has(tgCopy) && !k.is(fNoOp))
+	})
 	ms := sumMs(recs)
 	if len(recs) == 0 || c.pct(ms) < reformatMinPct {
 		return nil
@@ -60,7 +63,7 @@ func evalReformat(c *ctx) *contract.Finding {
 		} else {
 			dtypeMs += r.AvgMs
 		}
-		if c.layer(r).Origin == "QDQ" {
+		if c.class(r).is(fQDQOrigin) {
 			qdq++
 			qdqMs += r.AvgMs
 		}

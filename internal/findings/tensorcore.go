@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -17,37 +18,86 @@ type convParams struct {
 	ConvGroups  *int64 `json:"ConvGroups"`
 }
 
-func (c *ctx) convParams(l *contract.Layer) convParams {
-	var p convParams
-	if len(l.Parameters) > 0 {
-		_ = json.Unmarshal(l.Parameters, &p) // absent or odd parameters: no channel facts
+// convFacts are a layer's decoded convParams (OutMaps falling back to
+// ConvOutMaps, Groups to ConvGroups), kept per layer: two rules ask, up to
+// three times per layer.
+type convFacts struct {
+	done, hasOut, hasGroups bool
+	out, groups             int64
+}
+
+// convParams decodes a layer's convolution parameters once.
+func (c *ctx) convParams(layer int) convFacts {
+	if c.conv == nil {
+		c.conv = make([]convFacts, len(c.b.Layers))
 	}
+	cf := &c.conv[layer]
+	if !cf.done {
+		*cf = decodeConvParams(c.b.Layers[layer].Parameters)
+		cf.done = true
+	}
+	return *cf
+}
+
+func decodeConvParams(raw []byte) convFacts {
+	var f convFacts
+	// Decode only objects that can hold the keys ("...Maps", "...Groups",
+	// or any escaped key): GEMM layers of LLMs carry other parameters.
+	if len(raw) == 0 || !bytes.Contains(raw, []byte("Maps")) && !bytes.Contains(raw, []byte("Groups")) && bytes.IndexByte(raw, '\\') < 0 {
+		return f
+	}
+	var p convParams
+	_ = json.Unmarshal(raw, &p) // absent or odd parameters: no channel facts
 	if p.OutMaps == nil {
 		p.OutMaps = p.ConvOutMaps
 	}
 	if p.Groups == nil {
 		p.Groups = p.ConvGroups
 	}
-	return p
+	if p.OutMaps != nil {
+		f.hasOut, f.out = true, *p.OutMaps
+	}
+	if p.Groups != nil {
+		f.hasGroups, f.groups = true, *p.Groups
+	}
+	return f
 }
 
 // isDepthwise: grouped convolutions run on CUDA cores by design.
-func (c *ctx) isDepthwise(r *contract.Record) bool {
-	if strings.Contains(r.RawLayerType, "Depthwise") {
+func (c *ctx) isDepthwise(t *timedInfo) bool {
+	if t.k.is(fDepthwiseRaw) {
 		return true
 	}
-	p := c.convParams(c.layer(r))
-	return p.Groups != nil && *p.Groups > 1
+	p := c.convParams(int(t.layer))
+	return p.hasGroups && p.groups > 1
+}
+
+// depthwise returns isDepthwise of the timed records js, reading their
+// layers in layer order.
+func (c *ctx) depthwise(js []int32) []bool {
+	dw := make([]bool, len(js))
+	for _, p := range c.inLayerOrder(js) {
+		dw[p] = c.isDepthwise(&c.tinfo[js[p]])
+	}
+	return dw
 }
 
 func evalNoTensorCore(c *ctx) *contract.Finding {
 	if precisionRank(c.target) == 0 || precisionRank(c.target) >= 4 {
 		return nil // FP32/TF32 engines: see fp32_engine
 	}
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		return isMatmulLayer(r) && r.Tactic != "" && r.TacticFamily != "myelin" && !r.TensorCore &&
-			precisionRank(r.Precision) <= precisionRank(c.target) && !c.isDepthwise(r)
+	tr := precisionRank(c.target)
+	cand := c.timedWhere(func(t *timedInfo) bool {
+		k := t.k
+		return k.is(fMatmul) && k.is(fTactic) && !k.is(fTacticMyelin) && !k.is(fTensorCore) && int(k.rank) <= tr
 	})
+	dw := c.depthwise(cand)
+	var recs []*contract.Record
+	for p, j := range cand {
+		if !dw[p] {
+			recs = append(recs, c.timed[j])
+		}
+	}
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 1 {
 		return nil
 	}
@@ -61,8 +111,7 @@ func evalNoTensorCore(c *ctx) *contract.Finding {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%s (%.2f%%): %s", short(r.Name), c.pct(r.AvgMs), short(r.Tactic)))
 	}
 	gemv := countIf(recs, func(r *contract.Record) bool {
-		t := strings.ToLower(r.Tactic)
-		return strings.Contains(t, "gemv") || strings.Contains(t, "simt")
+		return containsFold(r.Tactic, "gemv") || containsFold(r.Tactic, "simt")
 	})
 	if gemv == len(recs) {
 		// Batch-1 GEMV/SIMT kernels are memory-bound: tensor cores would
@@ -84,7 +133,7 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 	if c.target != "FP32" && c.target != "TF32" {
 		return nil
 	}
-	mm := c.selectTimed(isMatmulLayer)
+	mm := c.selectTimed(flagged(fMatmul))
 	if len(mm) == 0 {
 		return nil
 	}
@@ -107,6 +156,20 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 	return f
 }
 
+// containsFold reports whether strings.ToLower(s) contains the lower-case
+// ASCII word w, without building the lower-case copy for ASCII s.
+func containsFold(s, w string) bool {
+	if !isASCII(s) {
+		return strings.Contains(strings.ToLower(s), w)
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		if hasPrefixLower(s[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
 // alignment is the channel multiple tensor-core kernels want per precision.
 func alignment(p string) int64 {
 	switch p {
@@ -123,11 +186,11 @@ func alignment(p string) int64 {
 // channels returns a conv/GEMM layer's input and output channels: C of the
 // first input and OutMaps for convolutions; K (last input dim) and N (last
 // output dim) for GEMMs. 0 when unknown.
-func (c *ctx) channels(r *contract.Record) (in, out int64) {
-	l := c.layer(r)
-	p := c.convParams(l)
-	if p.OutMaps != nil {
-		out = *p.OutMaps
+func (c *ctx) channels(layer int) (in, out int64) {
+	l := &c.b.Layers[layer]
+	p := c.convParams(layer)
+	if p.hasOut {
+		out = p.out
 		if len(l.Inputs) > 0 && len(l.Inputs[0].Dimensions) >= 3 {
 			in = l.Inputs[0].Dimensions[1]
 		}
@@ -148,21 +211,36 @@ func evalChannelAlignment(c *ctx) *contract.Finding {
 		in, out int64
 		align   int64
 	}
-	var bads []bad
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		a := alignment(r.Precision)
-		if a == 0 || !isMatmulLayer(r) || r.LayerType == "kgen_mha" || r.RawLayerType == "Myelin" || c.isDepthwise(r) {
-			return false
+	// Candidates by class, then their layers' parameters and shapes read
+	// in layer order.
+	type chans struct {
+		skip    bool // depthwise
+		in, out int64
+	}
+	cand := c.timedWhere(func(t *timedInfo) bool {
+		return t.k.align != 0 && t.k.is(fMatmul) && !t.k.is(fKgenMHA) && !t.k.is(fMyelinRaw)
+	})
+	ch := make([]chans, len(cand))
+	for _, p := range c.inLayerOrder(cand) {
+		t := &c.tinfo[cand[p]]
+		if c.isDepthwise(t) {
+			ch[p].skip = true
+			continue
 		}
-		in, out := c.channels(r)
+		ch[p].in, ch[p].out = c.channels(int(t.layer))
+	}
+	var bads []bad
+	var recs []*contract.Record
+	for p, j := range cand {
+		a, in, out := int64(c.tinfo[j].k.align), ch[p].in, ch[p].out
 		// Inputs of 4 channels or fewer are image inputs: TensorRT pads
 		// them and a first-layer kernel handles them.
-		if in > 0 && (in%a != 0 && in > 4) || out > 0 && out%a != 0 {
+		if !ch[p].skip && (in > 0 && (in%a != 0 && in > 4) || out > 0 && out%a != 0) {
+			r := c.timed[j]
 			bads = append(bads, bad{r, in, out, a})
-			return true
+			recs = append(recs, r)
 		}
-		return false
-	})
+	}
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 0.5 {
 		return nil
 	}

@@ -2,32 +2,21 @@ package findings
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
-// separable: layer types a fused transformer op decomposes into.
-func separable(r *contract.Record) bool {
-	switch r.RawLayerType {
-	case "ElementWise", "Reduce", "Unary", "PointWise", "PointWiseV2", "Scale", "Activation":
-		return true
-	}
-	return false
-}
-
-func isGemmish(r *contract.Record) bool {
-	return r != nil && !isReformat(r) && hasTag(r, "gemm")
-}
-
 func evalAttentionUnfused(c *ctx) *contract.Finding {
 	var soft []*contract.Record
-	for _, r := range c.timed {
-		if !hasTag(r, "softmax") || r.LayerType == "kgen_mha" || r.RawLayerType == "Myelin" || hasTag(r, "plugin") || isGemmish(r) {
+	for j, r := range c.timed {
+		k, layer := c.tinfo[j].k, int(c.tinfo[j].layer)
+		if !k.has(tgSoftmax) || k.is(fKgenMHA) || k.is(fMyelinRaw) || k.has(tgPlugin) || k.is(fGemmish) {
 			continue
 		}
-		if hasTag(r, "attention") || (c.anyNeighbour(c.preds(r.Layer), isGemmish) && c.anyNeighbour(c.succs(r.Layer), isGemmish)) {
+		if k.has(tgAttention) || (c.anyNeighbour(c.preds(layer), c.isGemmish) && c.anyNeighbour(c.succs(layer), c.isGemmish)) {
 			soft = append(soft, r)
 		}
 	}
@@ -41,7 +30,7 @@ func evalAttentionUnfused(c *ctx) *contract.Finding {
 	}
 	for _, r := range soft {
 		for _, n := range append(slices.Clone(c.preds(r.Layer)), c.succs(r.Layer)...) {
-			if nr := c.record(int(n)); nr != nil && nr.AvgMs > 0 && isGemmish(nr) && !seen[nr.Layer] {
+			if nr := c.record(int(n)); nr != nil && nr.AvgMs > 0 && c.isGemmish(nr) && !seen[nr.Layer] {
 				seen[nr.Layer] = true
 				stake = append(stake, nr)
 			}
@@ -67,7 +56,20 @@ func (c *ctx) anyNeighbour(ns []int32, f func(*contract.Record) bool) bool {
 
 // qkvRole returns "q", "k" or "v" when a path segment names a projection.
 func qkvRole(seg string) string {
-	switch strings.ToLower(seg) {
+	low := seg
+	var buf [8]byte
+	if isASCII(seg) {
+		if len(seg) > len(buf) {
+			return "" // longer than every role word
+		}
+		for i := 0; i < len(seg); i++ {
+			buf[i] = lowerASCII(seg[i])
+		}
+		low = string(buf[:len(seg)])
+	} else {
+		low = strings.ToLower(seg) // Unicode case folding can shorten a segment
+	}
+	switch low {
 	case "query", "q_proj", "to_q", "q", "wq", "q_lin":
 		return "q"
 	case "key", "k_proj", "to_k", "k", "wk", "k_lin":
@@ -78,6 +80,37 @@ func qkvRole(seg string) string {
 	return ""
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// nextPathSeg returns the next path segment of *rest (as splitPath splits)
+// and advances *rest past it; false when none is left.
+func nextPathSeg(rest *string) (string, bool) {
+	s := *rest
+	i := 0
+	for i < len(s) && isPathSep(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		*rest = ""
+		return "", false
+	}
+	j := i
+	for j < len(s) && !isPathSep(s[j]) {
+		j++
+	}
+	*rest = s[j:]
+	return s[i:j], true
+}
+
+func isPathSep(c byte) bool { return c == '/' || c == '.' || c == ' ' }
+
 // splitPath splits a layer name into path segments ("/" and ".").
 func splitPath(name string) []string {
 	return strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '.' || r == ' ' })
@@ -85,35 +118,53 @@ func splitPath(name string) []string {
 
 func evalQKVUnfused(c *ctx) *contract.Finding {
 	type block struct {
-		roles map[string]bool
+		roles uint8 // bit per role: q, k, v
 		recs  []*contract.Record
 	}
 	blocks := map[string]*block{}
-	for _, r := range c.timed {
-		if !isGemmish(r) || strings.Contains(r.Name, " + ") && strings.Count(r.Name, "/") > 8 {
+	// The names of the GEMMs, read in layer order: each one's block and role.
+	gemms := c.timedWhere(func(t *timedInfo) bool { return t.k.is(fGemmish) })
+	blockOf := make([]*block, len(gemms))
+	roleOf := make([]uint8, len(gemms))
+	var key []byte // the path before the role segment, segments joined by "/"
+	for _, p := range c.inLayerOrder(gemms) {
+		name := c.tname[gemms[p]]
+		if strings.Contains(name, " + ") && strings.Count(name, "/") > 8 {
 			continue
 		}
-		segs := splitPath(r.Name)
-		for i, s := range segs {
+		key = key[:0]
+		for rest := name; ; {
+			s, more := nextPathSeg(&rest)
+			if !more {
+				break
+			}
 			role := qkvRole(s)
 			if role == "" {
+				if len(key) > 0 {
+					key = append(key, '/')
+				}
+				key = append(key, s...)
 				continue
 			}
-			key := strings.Join(segs[:i], "/")
-			b := blocks[key]
+			b := blocks[string(key)]
 			if b == nil {
-				b = &block{roles: map[string]bool{}}
-				blocks[key] = b
+				b = &block{}
+				blocks[string(key)] = b
 			}
-			b.roles[role] = true
-			b.recs = append(b.recs, r)
+			blockOf[p], roleOf[p] = b, 1<<(role[0]&7) // q, k, v differ in their low bits
 			break
+		}
+	}
+	for p, j := range gemms { // time order
+		if b := blockOf[p]; b != nil {
+			b.roles |= roleOf[p]
+			b.recs = append(b.recs, c.timed[j])
 		}
 	}
 	var recs []*contract.Record
 	n := 0
 	for _, k := range sortedKeys(blocks) {
-		if b := blocks[k]; len(b.roles) >= 2 {
+		if b := blocks[k]; bits.OnesCount8(b.roles) >= 2 {
 			n++
 			recs = append(recs, b.recs...)
 		}
@@ -132,10 +183,10 @@ func evalQKVUnfused(c *ctx) *contract.Finding {
 
 // decomposedGroups groups separable layers by the module path before the
 // segment that match accepts, keeping modules split into ≥2 timed layers.
-func (c *ctx) decomposedGroups(tag string, match func(seg string) bool) ([]*contract.Record, int) {
+func (c *ctx) decomposedGroups(tag tagBits, match func(seg string) bool) ([]*contract.Record, int) {
 	groups := map[string][]*contract.Record{}
-	for _, r := range c.timed {
-		if !separable(r) || !hasTag(r, tag) {
+	for j, r := range c.timed {
+		if k := c.tinfo[j].k; !k.is(fSeparable) || !k.has(tag) {
 			continue
 		}
 		segs := splitPath(r.Name)
@@ -160,7 +211,7 @@ func (c *ctx) decomposedGroups(tag string, match func(seg string) bool) ([]*cont
 }
 
 func evalNormUnfused(c *ctx) *contract.Finding {
-	recs, n := c.decomposedGroups("norm", func(s string) bool { return strings.Contains(s, "norm") || s == "ln" || strings.HasPrefix(s, "ln_") })
+	recs, n := c.decomposedGroups(tgNorm, func(s string) bool { return strings.Contains(s, "norm") || s == "ln" || strings.HasPrefix(s, "ln_") })
 	if n == 0 {
 		return nil
 	}
@@ -173,7 +224,7 @@ func evalNormUnfused(c *ctx) *contract.Finding {
 }
 
 func evalGeluUnfused(c *ctx) *contract.Finding {
-	recs, n := c.decomposedGroups("activation", func(s string) bool {
+	recs, n := c.decomposedGroups(tgActivation, func(s string) bool {
 		return strings.Contains(s, "gelu") || s == "act" || s == "erf" || strings.HasPrefix(s, "erf_")
 	})
 	if n == 0 {
@@ -188,15 +239,15 @@ func evalGeluUnfused(c *ctx) *contract.Finding {
 }
 
 func evalResidualUnfused(c *ctx) *contract.Finding {
-	recs := c.selectTimed(func(r *contract.Record) bool {
-		if r.RawLayerType != "ElementWise" || isMatmulLayer(r) {
+	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		if !t.k.is(fElementWise) || t.k.is(fMatmul) {
 			return false
 		}
 		segs := splitPath(r.Name)
 		if len(segs) == 0 || !strings.HasPrefix(strings.ToLower(segs[len(segs)-1]), "add") || strings.Contains(r.Name, " + ") {
 			return false
 		}
-		return c.anyNeighbour(c.preds(r.Layer), func(p *contract.Record) bool { return p != nil && isMatmulLayer(p) })
+		return c.anyNeighbour(c.preds(r.Layer), func(p *contract.Record) bool { return p != nil && c.isMatmulLayer(p) })
 	})
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 0.5 {
 		return nil

@@ -37,49 +37,44 @@ var dataTypeWords = [...]struct{ word, typ string }{
 
 // DataType returns the data type a tensor format string names, or UNKNOWN
 // (for "N/A due to dynamic shapes", an empty string, or an unknown word).
-func DataType(format string) string {
-	typ := Unknown
-	eachWord(format, func(w string) bool {
-		if len(w) > 16 {
-			return true
-		}
-		var buf [16]byte
-		if t, ok := dataTypeByWord[string(lowerInto(buf[:0], w))]; ok {
-			typ = t
-			return false
-		}
-		return true
-	})
-	return typ
-}
+func DataType(format string) string { return typeNames[dataTypeCode(format)] }
 
-// dataTypeByWord indexes dataTypeWords (DataType runs for every tensor).
-var dataTypeByWord = func() map[string]string {
-	m := make(map[string]string, len(dataTypeWords))
-	for _, d := range dataTypeWords {
-		m[d.word] = d.typ
+// typeNames are the data types by code (codes fit in 4 bits, so a layer's
+// tensor types pack into one integer; see tensorTypes).
+var typeNames = [...]string{Unknown, FP32, TF32, FP16, BF16, INT8, UINT8, INT4, FP8, FP4, INT32, INT64, BOOL}
+
+const codeUnknown = 0
+
+// dataTypeTable maps the words of dataTypeWords to codes.
+var dataTypeTable = func() *wordTable {
+	code := map[string]uint32{}
+	for i, t := range typeNames {
+		code[t] = uint32(i)
 	}
-	return m
+	m := make(map[string]uint32, len(dataTypeWords))
+	for _, d := range dataTypeWords {
+		m[d.word] = code[d.typ]
+	}
+	return newWordTable(m)
 }()
 
-// eachWord calls f with every maximal run of ASCII letters and digits in s
-// (so "Int8" and "FP16" stay whole and "channel % 8" splits); f returns false
-// to stop.
-func eachWord(s string, f func(string) bool) {
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		alnum := i < len(s) && isAlnum(s[i])
-		if alnum && start < 0 {
-			start = i
-		} else if !alnum && start >= 0 {
-			if !f(s[start:i]) {
-				return
+// dataTypeCode returns the code of the first word of format that names a
+// data type; words are maximal runs of ASCII letters and digits.
+func dataTypeCode(format string) uint8 {
+	n := len(format)
+	for i := 0; i < n; {
+		if charClass[format[i]]&cAlnum == 0 {
+			i++
+			continue
+		}
+		start := i
+		for i++; i < n && charClass[format[i]]&cAlnum != 0; i++ {
+		}
+		if l := i - start; l >= 2 && l <= 16 {
+			if v, ok := dataTypeTable.get(format[start:i]); ok {
+				return uint8(v)
 			}
-			start = -1
 		}
 	}
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return codeUnknown
 }

@@ -2,25 +2,44 @@ package layerfacts
 
 import "strings"
 
-// Separators of source ops in Metadata: the visible stand-ins the dump parser
-// writes for U+001E/U+001F, and the raw control characters themselves.
-const (
-	visibleRS = "␞"
-	visibleUS = "␟"
-)
-
 // SourceOps splits a layer's Metadata into its source ops and strips the
-// "[ONNX Layer: ...]" wrapper of each; nil for empty metadata.
+// "[ONNX Layer: ...]" wrapper of each; nil for empty metadata. Ops are
+// separated by the visible stand-ins the dump parser writes for
+// U+001E/U+001F ("␞", "␟") or by the raw control characters themselves.
 func SourceOps(metadata string) []string {
 	if strings.TrimSpace(metadata) == "" {
 		return nil
 	}
-	n := 1 + strings.Count(metadata, visibleRS) + strings.Count(metadata, visibleUS) +
-		strings.Count(metadata, "\x1e") + strings.Count(metadata, "\x1f")
+	// One search for the separators, remembered (up to 64) for the split:
+	// metadata runs to hundreds of bytes per layer on 10^5 layers.
+	raw := hasRawSep(metadata)
+	var small [64]int32
+	seps := small[:0]
+	n := 1
+	for i := 0; ; {
+		j, w := nextSep(metadata[i:], raw)
+		if j < 0 {
+			break
+		}
+		n++
+		if len(seps) < cap(small) {
+			seps = append(seps, int32(i+j))
+		}
+		i += j + w
+	}
 	ops := make([]string, 0, n)
 	rest := metadata
-	for {
-		i, w := nextSep(rest)
+	off := 0 // offset of rest in metadata
+	for k := 0; ; k++ {
+		var i, w int
+		if k < len(seps) {
+			i = int(seps[k]) - off
+			w = sepWidth(rest[i])
+		} else if k < n-1 {
+			i, w = nextSep(rest, raw)
+		} else {
+			i = -1
+		}
 		part := rest
 		if i >= 0 {
 			part = rest[:i]
@@ -32,17 +51,47 @@ func SourceOps(metadata string) []string {
 			break
 		}
 		rest = rest[i+w:]
+		off += i + w
 	}
 	return ops
 }
 
-// nextSep returns the index and width of the first separator in s, or -1.
-func nextSep(s string) (int, int) {
+// hasRawSep reports whether s holds the raw control-character separators
+// (the dump parser makes them visible, so usually not).
+func hasRawSep(s string) bool {
+	return strings.IndexByte(s, 0x1e) >= 0 || strings.IndexByte(s, 0x1f) >= 0
+}
+
+// sepWidth is the width of the separator starting with byte c.
+func sepWidth(c byte) int {
+	if c == 0xe2 {
+		return 3
+	}
+	return 1
+}
+
+// nextSep returns the index and width of the first separator in s, or -1;
+// raw says whether s may hold raw control-character separators.
+func nextSep(s string, raw bool) (int, int) {
+	if !raw {
+		// ␞ U+241E and ␟ U+241F are E2 90 9E / E2 90 9F.
+		for off := 0; ; {
+			j := strings.IndexByte(s[off:], 0xe2)
+			if j < 0 {
+				return -1, 0
+			}
+			i := off + j
+			if i+2 < len(s) && s[i+1] == 0x90 && (s[i+2] == 0x9e || s[i+2] == 0x9f) {
+				return i, 3
+			}
+			off = i + 1
+		}
+	}
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case 0x1e, 0x1f:
 			return i, 1
-		case 0xe2: // ␞ U+241E and ␟ U+241F are E2 90 9E / E2 90 9F
+		case 0xe2:
 			if i+2 < len(s) && s[i+1] == 0x90 && (s[i+2] == 0x9e || s[i+2] == 0x9f) {
 				return i, 3
 			}
@@ -53,6 +102,10 @@ func nextSep(s string) (int, int) {
 
 // unwrapOp strips "[ONNX Layer: X]" (or any "[Kind Layer: X]") to X.
 func unwrapOp(s string) string {
+	const onnx = "[ONNX Layer:"
+	if len(s) > len(onnx) && s[:len(onnx)] == onnx && s[len(s)-1] == ']' {
+		return strings.TrimSpace(s[len(onnx) : len(s)-1]) // the usual case, without searching
+	}
 	s = strings.TrimSpace(s)
 	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
 		if i := strings.Index(s, "Layer:"); i > 0 {

@@ -117,9 +117,10 @@ func isDataType(t string) bool {
 	return false
 }
 
-// precisionOf applies the rule above.
-func precisionOf(l *engine.Layer, in, out []string) string {
-	if p := tacticPrecision(l.TacticName); p != "" {
+// precisionOf applies the rule above; tacticPrec is
+// tacticPrecision(l.TacticName).
+func precisionOf(l *engine.Layer, tacticPrec string, in, out []string) string {
+	if p := tacticPrec; p != "" {
 		return p
 	}
 	if p := weightsPrecision(l.Params); p != "" {

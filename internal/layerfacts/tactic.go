@@ -1,6 +1,6 @@
 package layerfacts
 
-import "bytes"
+import "math/bits"
 
 // Tactic families besides the table's own.
 const (
@@ -77,13 +77,73 @@ var tacticRules = []tacticRule{
 	{Pattern: "maxwell", Arch: "maxwell"},
 }
 
-var tacticPatterns = func() [][]byte {
-	p := make([][]byte, len(tacticRules))
-	for i, r := range tacticRules {
-		p[i] = []byte(r.Pattern)
+// tacticScan finds which rows of tacticRules match a name in one pass: the
+// rows are indexed by their first two bytes, so most positions of a name
+// are rejected by one bit test (a myelin engine has 10^5 distinct tactic
+// names, each classified once).
+var tacticScan = func() (sc struct {
+	pairs [256 * 256 / 64]uint64 // bit set: some pattern starts with these two bytes
+	first [256][]uint8           // rows by first byte
+}) {
+	if len(tacticRules) > 64 {
+		panic("layerfacts: tacticRules has more than 64 rows; widen the match set")
 	}
-	return p
+	for i, r := range tacticRules {
+		p := r.Pattern
+		if len(p) < 2 || p != string(lowerInto(nil, p)) {
+			panic("layerfacts: tactic pattern " + p + " must be lower case and ≥ 2 bytes")
+		}
+		k := int(p[0])<<8 | int(p[1])
+		sc.pairs[k>>6] |= 1 << (k & 63)
+		sc.first[p[0]] = append(sc.first[p[0]], uint8(i))
+	}
+	return sc
 }()
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// matchTacticRules returns bit i set when tacticRules[i].Pattern is a
+// case-insensitive substring of s.
+func matchTacticRules(s string) uint64 {
+	var m uint64
+	if len(s) < 2 {
+		return 0
+	}
+	c1 := lowerByte(s[0])
+	for i := 0; i+1 < len(s); i++ {
+		c0 := c1
+		c1 = lowerByte(s[i+1])
+		k := int(c0)<<8 | int(c1)
+		if tacticScan.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, ri := range tacticScan.first[c0] {
+			if hasPrefixLower(s[i:], tacticRules[ri].Pattern) {
+				m |= 1 << ri
+			}
+		}
+	}
+	return m
+}
+
+// hasPrefixLower reports whether s starts with the lower-case pattern p,
+// ignoring the ASCII case of s.
+func hasPrefixLower(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for j := 0; j < len(p); j++ {
+		if lowerByte(s[j]) != p[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // TacticClass is what the tactic table says of one kernel name.
 type TacticClass struct {
@@ -99,14 +159,10 @@ func ClassifyTactic(tactic string) TacticClass {
 	if tactic == "" {
 		return TacticClass{Family: FamilyNone}
 	}
-	var buf [256]byte
-	low := lowerInto(buf[:0], tactic)
 	var c TacticClass
 	verdict := tcUnset
-	for i, r := range tacticRules {
-		if !bytes.Contains(low, tacticPatterns[i]) {
-			continue
-		}
+	for m := matchTacticRules(tactic); m != 0; m &= m - 1 {
+		r := &tacticRules[bits.TrailingZeros64(m)]
 		if c.Family == "" && r.Family != "" {
 			c.Family = r.Family
 		}

@@ -3,7 +3,6 @@ package layerfacts
 import (
 	"math/bits"
 	"strings"
-	"sync"
 )
 
 // Tags, in sorted order: bit i of a tagSet is tagNames[i], so a set turns
@@ -140,54 +139,115 @@ func typeTags(layerType string) tagSet {
 	return s
 }
 
+// wordTagTable is wordTags as a wordTable.
+var wordTagTable = func() *wordTable {
+	m := make(map[string]uint32, len(wordTags))
+	for w, t := range wordTags {
+		m[w] = uint32(t)
+	}
+	return newWordTable(m)
+}()
+
+// onnxWrapper opens every source op in Metadata; its words ("onnx", "layer")
+// carry no tags, so the scanner steps over it.
+const onnxWrapper = "[ONNX Layer: "
+
 // wordsTags returns the tags and signals of every whole word of s: words are
 // runs of letters and digits, and also the CamelCase parts of a word
 // ("QuantizeLinear" gives quantizelinear, quantize, linear); trailing digits
 // are stripped ("conv1" → conv). "_" is a separator, so "Conv_0" → conv.
+//
+// One pass over s: it runs over every layer's name and metadata.
+//
+// Metadata repeats long module paths in every source op
+// ("[ONNX Layer: /model/layers.0/input_layernorm/Cast]␞[ONNX Layer:
+// /model/layers.0/input_layernorm/Pow]..."): after a separator byte, the
+// words of the part shared with the previous op are known already, so the
+// scan resumes at the last word boundary of that shared part.
 func wordsTags(s string) tagSet {
 	var set tagSet
-	eachWord(s, func(w string) bool {
-		set |= lookupWord(w)
-		// CamelCase parts: split where a lower-case letter is followed by an
-		// upper-case one.
-		start := 0
-		for i := 1; i < len(w); i++ {
-			if isLower(w[i-1]) && isUpper(w[i]) {
-				set |= lookupWord(w[start:i])
-				start = i
+	n := len(s)
+	seg := 0 // start of the current op (after the last separator byte)
+	for i := 0; i < n; {
+		c := s[i]
+		if charClass[c]&cAlnum == 0 {
+			switch {
+			case c == 0xe2 || c == 0x1e || c == 0x1f: // first byte of ␞/␟, raw RS/US
+				prev := s[seg:i]
+				seg = i + 1
+				i = seg + knownPrefix(prev, s[seg:])
+			case c == '[' && n-i >= len(onnxWrapper) && s[i:i+len(onnxWrapper)] == onnxWrapper:
+				i += len(onnxWrapper)
+			default:
+				i++
 			}
+			continue
 		}
-		if start > 0 {
-			set |= lookupWord(w[start:])
+		start, part := i, i
+		prev := charClass[c]
+		for i++; i < n; i++ {
+			cl := charClass[s[i]]
+			if cl&cAlnum == 0 {
+				break
+			}
+			// CamelCase parts: split where a lower-case letter is followed
+			// by an upper-case one. A part before a split ends in a letter,
+			// so only the last part can have trailing digits.
+			if cl&cUpper != 0 && prev&cLower != 0 {
+				set |= lookupWord(s[part:i])
+				part = i
+			}
+			prev = cl
 		}
-		return true
-	})
+		set |= lookupWord(s[start:i])
+		if part > start {
+			set |= lookupWord(s[part:i])
+		}
+	}
 	return set
+}
+
+// knownPrefix returns how much of the start of cur need not be scanned for
+// words because prev (which holds no separator byte) was: up to the last
+// non-word byte of their common prefix. A word ending before that byte is
+// bounded by the same bytes in prev, so it is the same word.
+func knownPrefix(prev, cur string) int {
+	m := min(len(prev), len(cur))
+	p := 0
+	for p+8 <= m && prev[p:p+8] == cur[p:p+8] { // ops share long paths
+		p += 8
+	}
+	for p < m && prev[p] == cur[p] {
+		p++
+	}
+	for q := p - 1; q > 0; q-- {
+		if charClass[cur[q]]&cAlnum == 0 {
+			return q
+		}
+	}
+	return 0
 }
 
 func lookupWord(w string) tagSet {
 	for len(w) > 1 && isDigit(w[len(w)-1]) {
 		w = w[:len(w)-1]
 	}
-	if len(w) < 2 || len(w) > 40 {
+	if len(w) < 2 || len(w) > 40 || !wordTagTable.mayHave(w) {
 		return 0
 	}
-	var buf [40]byte
-	return wordTags[string(lowerInto(buf[:0], w))] // no allocation for map index
+	v, _ := wordTagTable.get(w)
+	return tagSet(v)
 }
-
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // tagSlices caches the sorted slice of each tag set: engines reuse a few
 // dozen sets, so 10^5 layers share them instead of allocating. The slices are
 // shared: callers must not modify them.
-var tagSlices sync.Map // tagSet → []string
+var tagSlices sliceCache
 
 func (s tagSet) strings() []string {
 	s &= tagMask
-	if v, ok := tagSlices.Load(s); ok {
-		return v.([]string)
+	if v, ok := tagSlices.load(uint64(s)); ok {
+		return v
 	}
 	out := make([]string, 0, bits.OnesCount32(uint32(s)))
 	for i := range tagNames {
@@ -195,6 +255,6 @@ func (s tagSet) strings() []string {
 			out = append(out, tagNames[i])
 		}
 	}
-	v, _ := tagSlices.LoadOrStore(s, out)
-	return v.([]string)
+	tagSlices.store(uint64(s), out)
+	return out
 }
