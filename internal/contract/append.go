@@ -30,6 +30,10 @@ func (e *enc) str(s string) {
 	b := append(e.buf, '"')
 	i := 0 // start of the run not yet copied
 	for n := 0; n < len(s); {
+		n = plainRun(s, n)
+		if n == len(s) {
+			break
+		}
 		c := s[n]
 		if c < utf8.RuneSelf {
 			n++
@@ -68,6 +72,30 @@ func (e *enc) str(s string) {
 	}
 	b = append(b, s[i:]...)
 	e.buf = append(b, '"')
+}
+
+// plainRun skips, eight bytes at a time, the bytes from n on that JSON
+// writes verbatim (ASCII, not a control character, quote or backslash) and
+// returns the index of the first other byte, or len(s). Names, tactics and
+// formats are almost all plain, so the byte loop above rarely runs.
+func plainRun(s string, n int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for ; n+8 <= len(s); n += 8 {
+		x := uint64(s[n]) | uint64(s[n+1])<<8 | uint64(s[n+2])<<16 | uint64(s[n+3])<<24 |
+			uint64(s[n+4])<<32 | uint64(s[n+5])<<40 | uint64(s[n+6])<<48 | uint64(s[n+7])<<56
+		ctl := (x - ones*0x20) &^ x
+		q := x ^ (ones * '"')
+		q = (q - ones) &^ q
+		bs := x ^ (ones * '\\')
+		bs = (bs - ones) &^ bs
+		if (ctl|q|bs|x)&high != 0 {
+			break
+		}
+	}
+	return n
 }
 
 // key writes `,"name":` (or without the comma for the first member); names

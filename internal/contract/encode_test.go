@@ -162,3 +162,25 @@ func TestDecodeErrors(t *testing.T) {
 		t.Errorf("ReadFile(golden) = %v, %v", d, err)
 	}
 }
+
+// TestStrEscapesAtEveryPosition puts each byte that needs care at every
+// offset of a 20-byte string, so the eight-at-a-time skip in plainRun is
+// exercised on word boundaries, and compares with the JSON library.
+func TestStrEscapesAtEveryPosition(t *testing.T) {
+	specials := []string{`"`, `\`, "\x00", "\x1f", "\n", "é", "\u2028", "\xff", "␞", "\x7f", " "}
+	for _, sp := range specials {
+		for pos := 0; pos <= 20; pos++ {
+			s := strings.Repeat("a", pos) + sp + strings.Repeat("b", 20-pos)
+			var e enc
+			e.str(s)
+			want, err := jsonv2.Marshal(s)
+			if err != nil {
+				// invalid UTF-8: the encoder writes U+FFFD instead
+				want, _ = jsonv2.Marshal(strings.ToValidUTF8(s, "\ufffd"))
+			}
+			if string(e.buf) != string(want) {
+				t.Errorf("str(%q) = %s, want %s", s, e.buf, want)
+			}
+		}
+	}
+}
