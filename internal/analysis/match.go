@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -17,6 +18,11 @@ type matchResult struct {
 }
 
 func matchNames(layers []engine.Layer, recs []engine.ProfileRecord) matchResult {
+	// Layer info and profile from one build list the same names in the same
+	// order: check that first, in one pass without a map.
+	if m, ok := matchInOrder(layers, recs); ok {
+		return m
+	}
 	// byName holds, per name, the layer indexes in dump order; next tracks
 	// how many of them the profile has consumed. Linear in layers + records.
 	type slot struct {
@@ -67,6 +73,59 @@ func matchNames(layers []engine.Layer, recs []engine.ProfileRecord) matchResult 
 		}
 	}
 	return m
+}
+
+// matchInOrder pairs record i with layer i when every name agrees. Names
+// that repeat are still reported, as the occurrence rule matches them the
+// same way.
+func matchInOrder(layers []engine.Layer, recs []engine.ProfileRecord) (matchResult, bool) {
+	if len(layers) != len(recs) {
+		return matchResult{}, false
+	}
+	for i := range recs {
+		if recs[i].Name != layers[i].Name {
+			return matchResult{}, false
+		}
+	}
+	m := matchResult{layerOf: make([]int, len(recs))}
+	for i := range m.layerOf {
+		m.layerOf[i] = i
+	}
+	m.repeated = repeatedNames(layers)
+	return m, true
+}
+
+// repeatedNames lists names that occur more than once, in order of their
+// second occurrence. Most engines have none, so a sorted copy of the names
+// is checked first to avoid a map.
+func repeatedNames(layers []engine.Layer) []string {
+	names := make([]string, len(layers))
+	for i := range layers {
+		names[i] = layers[i].Name
+	}
+	slices.Sort(names)
+	dup := false
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			dup = true
+			break
+		}
+	}
+	if !dup {
+		return nil
+	}
+	seen := make(map[string]bool, len(layers))
+	var out []string
+	reported := map[string]bool{}
+	for i := range layers {
+		n := layers[i].Name
+		if seen[n] && !reported[n] {
+			reported[n] = true
+			out = append(out, n)
+		}
+		seen[n] = true
+	}
+	return out
 }
 
 // ok reports whether every record and every layer found its partner.

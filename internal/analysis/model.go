@@ -86,7 +86,7 @@ func inputShapes(info *engine.LayerInfo, b *contract.Backend) ([]contract.InputS
 	// tensor would cost more than the rest of this function on big engines.
 	wanted := map[string]bool{}
 	for _, io := range info.IO {
-		if io.IOMode != "Output" {
+		if io.IOMode == "Input" {
 			wanted[io.Name] = true
 		}
 	}
@@ -101,6 +101,9 @@ func inputShapes(info *engine.LayerInfo, b *contract.Backend) ([]contract.InputS
 					dynamic = true
 				}
 			}
+		}
+		if len(dims) == len(wanted) {
+			continue // every input found: only the -1 scan goes on
 		}
 		for _, t := range l.Inputs {
 			if _, ok := dims[t.Name]; !ok && wanted[t.Name] {
@@ -159,31 +162,40 @@ func dataTypeWord(format string) string {
 	return ""
 }
 
-// blockCount counts transformer blocks from layer-name indexes such as
-// layers.11, layer.3, h.7, blocks.5: the highest index + 1.
+// blockKeys are the module names whose numeric child is a block index
+// (layers.11, layer.3, h.7, blocks.5, block.2).
+var blockKeys = []string{"layers", "layer", "h", "blocks", "block"}
+
+// blockCount counts transformer blocks from layer-name indexes: the highest
+// index + 1. One pass over each name: every '.' followed by digits is
+// checked against the word before it.
 func blockCount(ls []contract.Layer) *int64 {
 	best := int64(-1)
-	for _, l := range ls {
-		n := l.Name
-		for _, key := range []string{"layers.", "layer.", "h.", "blocks.", "block."} {
-			for i := strings.Index(n, key); i >= 0; {
-				if i == 0 || n[i-1] == '/' || n[i-1] == '.' || n[i-1] == '_' {
-					j := i + len(key)
-					k := j
-					for k < len(n) && n[k] >= '0' && n[k] <= '9' {
-						k++
-					}
-					if k > j && k-j < 5 {
-						if v, err := strconv.ParseInt(n[j:k], 10, 64); err == nil && v > best {
-							best = v
-						}
-					}
-				}
-				next := strings.Index(n[i+1:], key)
-				if next < 0 {
-					break
-				}
-				i += 1 + next
+	for i := range ls {
+		n := ls[i].Name
+		for off := 0; ; {
+			d := strings.IndexByte(n[off:], '.')
+			if d < 0 {
+				break
+			}
+			dot := off + d
+			off = dot + 1
+			k := off
+			for k < len(n) && k-off < 5 && n[k] >= '0' && n[k] <= '9' {
+				k++
+			}
+			if k == off || (k < len(n) && n[k] >= '0' && n[k] <= '9') {
+				continue
+			}
+			w := dot
+			for w > 0 && n[w-1] != '/' && n[w-1] != '.' && n[w-1] != '_' {
+				w--
+			}
+			if !slices.Contains(blockKeys, n[w:dot]) {
+				continue
+			}
+			if v, err := strconv.ParseInt(n[off:k], 10, 64); err == nil && v > best {
+				best = v
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sync"
 )
 
 // Encode writes d as compact, deterministic JSON (the same d gives the same
@@ -181,39 +180,52 @@ func encodeChunked[T any](w io.Writer, v []T, one func(*enc, *T)) error {
 	if _, err := w.Write([]byte{'['}); err != nil {
 		return err
 	}
+	// Chunks are encoded concurrently while earlier ones are written, in
+	// order. A small pool of buffers bounds how far encoding runs ahead, so
+	// memory stays a few chunks whatever the engine's size.
+	chunks := (len(v) + chunkLen - 1) / chunkLen
 	workers := max(1, runtime.GOMAXPROCS(0))
-	bufs := make([]*enc, workers)
-	for i := range bufs {
-		bufs[i] = &enc{}
+	pool := make(chan *enc, workers+2)
+	for range cap(pool) {
+		pool <- &enc{}
 	}
-	for start := 0; start < len(v); start += workers * chunkLen {
-		var wg sync.WaitGroup
-		for k := 0; k < workers; k++ {
-			lo := start + k*chunkLen
-			if lo >= len(v) {
-				break
-			}
-			hi := min(lo+chunkLen, len(v))
-			e := bufs[k]
-			e.buf = e.buf[:0]
-			wg.Go(func() {
+	done := make([]chan *enc, chunks)
+	for k := range done {
+		done[k] = make(chan *enc, 1)
+	}
+	go func() {
+		for k := range chunks {
+			e := <-pool
+			go func() {
+				lo, hi := k*chunkLen, min((k+1)*chunkLen, len(v))
 				for i := lo; i < hi; i++ {
 					if i > 0 {
 						e.buf = append(e.buf, ',')
 					}
 					one(e, &v[i])
 				}
-			})
+				done[k] <- e
+			}()
 		}
-		wg.Wait()
-		for k := 0; k < workers && start+k*chunkLen < len(v); k++ {
-			if bufs[k].err != nil {
-				return fmt.Errorf("element %d..%d: %w", start+k*chunkLen, min(start+(k+1)*chunkLen, len(v))-1, bufs[k].err)
-			}
-			if _, err := w.Write(bufs[k].buf); err != nil {
-				return err
+	}()
+	var firstErr error
+	for k := range chunks {
+		e := <-done[k]
+		switch {
+		case firstErr != nil:
+			// drain: every started chunk must hand its buffer back
+		case e.err != nil:
+			firstErr = fmt.Errorf("element %d..%d: %w", k*chunkLen, min((k+1)*chunkLen, len(v))-1, e.err)
+		default:
+			if _, err := w.Write(e.buf); err != nil {
+				firstErr = err
 			}
 		}
+		e.buf, e.err = e.buf[:0], nil
+		pool <- e
+	}
+	if firstErr != nil {
+		return firstErr
 	}
 	_, err := w.Write([]byte{']'})
 	return err
