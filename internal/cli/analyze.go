@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,14 +81,18 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 			if err != nil {
 				return err
 			}
+			// --output is written to a temp file beside it and renamed into
+			// place, so a failed run never leaves a partial file or destroys an
+			// earlier output. It is opened before the work so a bad path
+			// fails fast.
 			var w io.Writer = c.OutOrStdout()
 			var f *os.File
 			if output != "" && output != "-" {
-				// Open before the work so a bad path fails fast.
-				f, err = os.Create(output)
+				f, err = os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+".tmp-*")
 				if err != nil {
 					return cannotRun("cannot write --output %s: %v; choose a writable path", output, errors.Unwrap(err))
 				}
+				defer os.Remove(f.Name()) // no-op once renamed
 				w = f
 			}
 			d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
@@ -101,8 +106,11 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				if cerr := f.Close(); err == nil {
 					err = cerr
 				}
-				if err != nil {
-					os.Remove(output)
+				if err == nil {
+					err = os.Chmod(f.Name(), 0o644)
+				}
+				if err == nil {
+					err = os.Rename(f.Name(), output)
 				}
 			}
 			if err != nil {

@@ -163,3 +163,20 @@ func TestCompareCommand(t *testing.T) {
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#nope")
 	wantError(t, code, stderr, ExitCannotRun, "no backend", "a, b")
 }
+
+// A run that cannot analyse leaves an earlier --output untouched.
+func TestAnalyzeKeepsEarlierOutputOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	out := writeFile(t, filepath.Join(dir, "analyze-data.json"), `{"earlier": true}`)
+	code, _, _ := run(t, "analyze", filepath.Join(dir, "missing"), "--output", out)
+	if code != ExitCannotRun {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if got, _ := os.ReadFile(out); string(got) != `{"earlier": true}` {
+		t.Errorf("earlier output changed to %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temp files left behind: %v", entries)
+	}
+}
