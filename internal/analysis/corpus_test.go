@@ -1,9 +1,7 @@
 package analysis
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,38 +12,11 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 )
 
-// expectedBackend is one row of ../shared/corpus/expected.json: facts read
-// straight from the files, independently of trtperf.
-type expectedBackend struct {
-	Expect       string   `json:"expect"`
-	Layers       *int     `json:"layers"`
-	Profile      *int     `json:"profile"`
-	Count        *int64   `json:"count"`
-	SumAvgMs     *float64 `json:"sum_avg_ms"`
-	DAG          *bool    `json:"dag"`
-	DupProducers *int     `json:"dup_producers"`
-	ProfileKind  string   `json:"profile_kind"`
-	Top          string   `json:"top"`
-}
-
-func loadExpected(t *testing.T, dir string) map[string]map[string]expectedBackend {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exp map[string]map[string]expectedBackend
-	if err := json.Unmarshal(data, &exp); err != nil {
-		t.Fatalf("parse expected.json: %v", err)
-	}
-	return exp
-}
-
 // TestCorpusMatchesExpected is issue 2's first acceptance check: every real
 // dump in the shared corpus gives the outcome expected.json records.
 func TestCorpusMatchesExpected(t *testing.T) {
 	dir := corpustest.Dir(t)
-	exp := loadExpected(t, dir)
+	exp := corpustest.LoadExpected(t, dir)
 	cases := make([]string, 0, len(exp))
 	for c := range exp {
 		cases = append(cases, c)
@@ -88,7 +59,7 @@ func labels(d *contract.AnalyzeData) []string {
 	return out
 }
 
-func checkBackend(t *testing.T, label string, b *contract.Backend, want expectedBackend) {
+func checkBackend(t *testing.T, label string, b *contract.Backend, want corpustest.Expected) {
 	t.Helper()
 	v := b.Validation
 	status := v.Status + " " + v.AnalysisMode

@@ -3,6 +3,7 @@
 package corpustest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,4 +37,32 @@ func ModuleRoot(t testing.TB) string {
 			t.Fatalf("no go.mod above %s", wd)
 		}
 	}
+}
+
+// Expected is one backend's row of corpus/expected.json: facts read straight
+// from the files, independently of trtperf.
+type Expected struct {
+	Expect       string   `json:"expect"`
+	Layers       *int     `json:"layers"`
+	Profile      *int     `json:"profile"`
+	Count        *int64   `json:"count"`
+	SumAvgMs     *float64 `json:"sum_avg_ms"`
+	DAG          *bool    `json:"dag"`
+	DupProducers *int     `json:"dup_producers"`
+	ProfileKind  string   `json:"profile_kind"`
+	Top          string   `json:"top"`
+}
+
+// LoadExpected reads corpus/expected.json: case → label → expected outcome.
+func LoadExpected(t testing.TB, dir string) map[string]map[string]Expected {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp map[string]map[string]Expected
+	if err := json.Unmarshal(data, &exp); err != nil {
+		t.Fatalf("parse expected.json: %v", err)
+	}
+	return exp
 }

@@ -14,34 +14,11 @@ import (
 	"github.com/trtperf/trtperf/internal/engine"
 )
 
-// expectedBackend is the part of corpus/expected.json this package can check.
-type expectedBackend struct {
-	Expect      string   `json:"expect"`
-	Layers      *int     `json:"layers"`
-	Profile     *int     `json:"profile"`
-	Count       *int64   `json:"count"`
-	SumAvgMs    *float64 `json:"sum_avg_ms"`
-	ProfileKind string   `json:"profile_kind"`
-}
-
-func loadExpected(t *testing.T, dir string) map[string]map[string]expectedBackend {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exp map[string]map[string]expectedBackend
-	if err := json.Unmarshal(raw, &exp); err != nil {
-		t.Fatalf("expected.json: %v", err)
-	}
-	return exp
-}
-
 // TestCorpus parses every layer and profile file of the shared corpus and
 // checks counts, iteration counts and sums against expected.json.
 func TestCorpus(t *testing.T) {
 	dir := corpustest.Dir(t)
-	exp := loadExpected(t, dir)
+	exp := corpustest.LoadExpected(t, dir)
 	checked := 0
 	for caseName, backends := range exp {
 		for label, want := range backends {
