@@ -53,6 +53,8 @@ func TestClassifyTactic(t *testing.T) {
 		{"ampere_h16816gemm_128x64_ldg8_relu_stages_32x6_nn_v1", "h16816", true, "ampere"},
 		{"sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_warpsize1x2x1_g1_ffma_aligna4_alignc4", "xmma", false, "sm80"},
 		{"sm80_xmma_gemm_f16f16_f16f16_f16_nn_n_tilesize128x64x32_stage5_warpsize2x2x1_tensor16x8x16", "xmma", true, "sm80"},
+		{"_gemm_mha_v2_0x251aa784ab50d5a21a9a42af29de210b", "fmha", true, ""},
+		{"fmha_v2_flash_attention_fp16_64_32_S_40_sm86_kernel", "fmha", true, ""},
 		{"ampere_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1", "cudnn", false, "ampere"},
 		{"turing_fp16_i8816cudnn_int8_128x128_ldg16_relu_small_nt_v1", "i8816", true, "turing"},
 		{"volta_int8x4_icudnn_int8x4_128x32_relu_xregs_small_c32_nn_v1", "icudnn", false, "volta"},

@@ -41,6 +41,12 @@ var tacticRules = []tacticRule{
 	{Pattern: "int8x4", TensorCore: tcNo}, // dp4a
 	{Pattern: "wngd", TensorCore: tcNo},   // winograd on CUDA cores
 	{Pattern: "winograd", TensorCore: tcNo},
+	// Fused attention kernels (TensorRT's fused MHA v2, FMHA, flash
+	// attention) are tensor-core kernels on every architecture they exist for.
+	{Pattern: "gemm_mha", Family: "fmha", TensorCore: tcYes},
+	{Pattern: "mha_v2", Family: "fmha", TensorCore: tcYes},
+	{Pattern: "fmha", Family: "fmha", TensorCore: tcYes},
+	{Pattern: "flash_att", Family: "fmha", TensorCore: tcYes},
 	// Libraries and generators.
 	{Pattern: "cublaslt", Family: "cublasLt"},
 	{Pattern: "cublas", Family: "cublas"},
