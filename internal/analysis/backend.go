@@ -188,7 +188,12 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	} else {
 		out.Engines = enginesFor(scope, nil, nil, nil, 0, optProfiles)
 	}
-	out.Model = modelFor(id, &out, infoOrNil(in.info, detailed))
+	// The model section and the findings both only read the backend, and
+	// the findings need nothing of the model but DynamicDims: compute that
+	// first, then run both at once.
+	out.Model.DynamicDims = hasDynamicDims(out.Layers)
+	var model contract.Model
+	wg.Go(func() { model = modelFor(id, &out, infoOrNil(in.info, detailed)) })
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		out.Issues, out.Positives = findings.Evaluate(&out)
 		if out.Issues == nil {
@@ -198,6 +203,8 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 			out.Positives = []contract.Positive{}
 		}
 	}
+	wg.Wait()
+	out.Model = model
 	v.Messages = msgs.items()
 	return out
 }

@@ -78,6 +78,20 @@ func modelFor(id identity, b *contract.Backend, info *engine.LayerInfo) contract
 	return m
 }
 
+// hasDynamicDims reports whether any tensor has a -1 (dynamic) dimension.
+func hasDynamicDims(ls []contract.Layer) bool {
+	for i := range ls {
+		for _, ts := range [][]contract.Tensor{ls[i].Inputs, ls[i].Outputs} {
+			for _, t := range ts {
+				if slices.Contains(t.Dimensions, -1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // inputShapes lists the declared inputs with their dimensions, from the I/O
 // declaration when it has them, else from the first layer reading them.
 func inputShapes(info *engine.LayerInfo, b *contract.Backend) ([]contract.InputShape, bool) {
