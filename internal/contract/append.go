@@ -26,6 +26,15 @@ var needEscape = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// AppendString appends s as a JSON string, exactly as Encode writes string
+// values (invalid UTF-8 becomes U+FFFD), so other writers of the same data
+// (the report's scripts) need no second, slower encoder.
+func AppendString(dst []byte, s string) []byte {
+	e := enc{buf: dst}
+	e.str(s)
+	return e.buf
+}
+
 func (e *enc) str(s string) {
 	b := append(e.buf, '"')
 	i := 0 // start of the run not yet copied

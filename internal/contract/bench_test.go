@@ -70,3 +70,41 @@ func BenchmarkSchemaCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateData is Validate for a caller that holds the decoded
+// document (no second decode).
+func BenchmarkValidateData(b *testing.B) {
+	d, data := benchDoc()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := ValidateData(d, data); !r.SchemaOK() || !r.SemanticOK() {
+			b.Fatalf("benchmark document invalid: %v %v", r.Schema, r.Semantic)
+		}
+	}
+}
+
+func BenchmarkEncodeIndexed(b *testing.B) {
+	d, data := benchDoc()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := EncodeIndexed(io.Discard, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkIndexOf(b *testing.B) {
+	_, data := benchDoc()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := IndexOf(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -36,6 +36,12 @@ func at(err error, tok string) error {
 }
 
 func unmarshal(data []byte, d *AnalyzeData) error {
+	return unmarshalIndexed(data, d, nil)
+}
+
+// unmarshalIndexed is unmarshal that also fills idx, when not nil, with the
+// spans of the layers and records elements.
+func unmarshalIndexed(data []byte, d *AnalyzeData, idx *Index) error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -48,10 +54,10 @@ func unmarshal(data []byte, d *AnalyzeData) error {
 		mu.Unlock()
 	}
 	layers := jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *[]Layer) error {
-		return collect(dec, data, v, &wg, sem, fail, (*dscan).layer)
+		return collect(dec, data, v, idx, &wg, sem, fail, (*dscan).layer)
 	})
 	records := jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *[]Record) error {
-		return collect(dec, data, v, &wg, sem, fail, (*dscan).record)
+		return collect(dec, data, v, idx, &wg, sem, fail, (*dscan).record)
 	})
 	err := jsonv2.Unmarshal(data, d, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(layers, records)))
 	wg.Wait()
@@ -65,8 +71,9 @@ func unmarshal(data []byte, d *AnalyzeData) error {
 }
 
 // collect finds the elements of one array and decodes them in chunks on
-// worker goroutines, into a slice allocated once at its final length.
-func collect[T any](dec *jsontext.Decoder, data []byte, v *[]T, wg *sync.WaitGroup, sem chan struct{}, fail func(error), one func(*dscan, *T) error) error {
+// worker goroutines, into a slice allocated once at its final length. A
+// non-nil idx gets the elements' spans.
+func collect[T any](dec *jsontext.Decoder, data []byte, v *[]T, idx *Index, wg *sync.WaitGroup, sem chan struct{}, fail func(error), one func(*dscan, *T) error) error {
 	switch dec.PeekKind() {
 	case 'n':
 		_, err := dec.ReadToken()
@@ -94,6 +101,9 @@ func collect[T any](dec *jsontext.Decoder, data []byte, v *[]T, wg *sync.WaitGro
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err
+	}
+	if idx != nil {
+		idx.addSpans(base, data, spans)
 	}
 	out := make([]T, len(spans))
 	*v = out

@@ -15,7 +15,13 @@ import (
 // NaN or ±Inf, which JSON cannot carry. The big layers and records arrays
 // are encoded in parallel chunks and written in order.
 func Encode(w io.Writer, d *AnalyzeData) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
+	return encodeTo(w, d, nil)
+}
+
+// encodeTo writes d to w; a non-nil idx gets the spans of every backend's
+// layers and records (see EncodeIndexed).
+func encodeTo(w io.Writer, d *AnalyzeData, idx *Index) error {
+	bw := &countingWriter{w: bufio.NewWriterSize(w, 1<<20)}
 	e := &enc{buf: make([]byte, 0, 64<<10)}
 	flush := func() error {
 		if e.err != nil {
@@ -24,6 +30,9 @@ func Encode(w io.Writer, d *AnalyzeData) error {
 		_, err := bw.Write(e.buf)
 		e.buf = e.buf[:0]
 		return err
+	}
+	if idx != nil {
+		idx.Results = make([]BackendIndex, len(d.Results))
 	}
 
 	e.buf = append(e.buf, '{')
@@ -54,7 +63,11 @@ func Encode(w io.Writer, d *AnalyzeData) error {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		if err := e.backend(&d.Results[i], flush, bw); err != nil {
+		var bi *BackendIndex
+		if idx != nil {
+			bi = &idx.Results[i]
+		}
+		if err := e.backend(&d.Results[i], flush, bw, bi); err != nil {
 			return fmt.Errorf("encode results[%d] (%s): %w", i, d.Results[i].Label, err)
 		}
 	}
@@ -62,13 +75,13 @@ func Encode(w io.Writer, d *AnalyzeData) error {
 	if err := flush(); err != nil {
 		return fmt.Errorf("encode analyze-data: %w", err)
 	}
-	if err := bw.Flush(); err != nil {
+	if err := bw.w.Flush(); err != nil {
 		return fmt.Errorf("write analyze-data: %w", err)
 	}
 	return nil
 }
 
-func (e *enc) backend(b *Backend, flush func() error, w io.Writer) error {
+func (e *enc) backend(b *Backend, flush func() error, w *countingWriter, bi *BackendIndex) error {
 	e.buf = append(e.buf, '{')
 	e.key(true, "label")
 	e.str(b.Label)
@@ -84,7 +97,12 @@ func (e *enc) backend(b *Backend, flush func() error, w io.Writer) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	if err := encodeChunked(w, b.Layers, (*enc).layer); err != nil {
+	var layerSpans, recordSpans []Span
+	if bi != nil {
+		layerSpans, recordSpans = make([]Span, len(b.Layers)), make([]Span, len(b.Records))
+		bi.Layers, bi.Records = layerSpans, recordSpans
+	}
+	if err := encodeChunked(w, b.Layers, layerSpans, (*enc).layer); err != nil {
 		return fmt.Errorf("layers: %w", err)
 	}
 	e.key(false, "graph")
@@ -107,7 +125,7 @@ func (e *enc) backend(b *Backend, flush func() error, w io.Writer) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	if err := encodeChunked(w, b.Records, (*enc).record); err != nil {
+	if err := encodeChunked(w, b.Records, recordSpans, (*enc).record); err != nil {
 		return fmt.Errorf("records: %w", err)
 	}
 	e.key(false, "type_breakdown")
@@ -166,14 +184,18 @@ const chunkLen = 4096
 
 // encodeChunked writes v as a JSON array. Small slices are encoded inline;
 // big ones in chunks, GOMAXPROCS at a time, each into its own buffer, the
-// buffers written in order so the bytes do not depend on scheduling.
-func encodeChunked[T any](w io.Writer, v []T, one func(*enc, *T)) error {
+// buffers written in order so the bytes do not depend on scheduling. A
+// non-nil spans (len(v) long) gets each element's offsets in the output.
+func encodeChunked[T any](w *countingWriter, v []T, spans []Span, one func(*enc, *T)) error {
 	if len(v) <= chunkLen {
 		e := &enc{buf: make([]byte, 0, 256*len(v)+2)}
-		appendList(e, v, one)
+		e.buf = append(e.buf, '[')
+		appendElems(e, v, 0, len(v), spans, one)
+		e.buf = append(e.buf, ']')
 		if e.err != nil {
 			return e.err
 		}
+		shift(spans, w.n)
 		_, err := w.Write(e.buf)
 		return err
 	}
@@ -197,13 +219,7 @@ func encodeChunked[T any](w io.Writer, v []T, one func(*enc, *T)) error {
 		for k := range chunks {
 			e := <-pool
 			go func() {
-				lo, hi := k*chunkLen, min((k+1)*chunkLen, len(v))
-				for i := lo; i < hi; i++ {
-					if i > 0 {
-						e.buf = append(e.buf, ',')
-					}
-					one(e, &v[i])
-				}
+				appendElems(e, v, k*chunkLen, min((k+1)*chunkLen, len(v)), spans, one)
 				done[k] <- e
 			}()
 		}
@@ -211,12 +227,16 @@ func encodeChunked[T any](w io.Writer, v []T, one func(*enc, *T)) error {
 	var firstErr error
 	for k := range chunks {
 		e := <-done[k]
+		lo, hi := k*chunkLen, min((k+1)*chunkLen, len(v))
 		switch {
 		case firstErr != nil:
 			// drain: every started chunk must hand its buffer back
 		case e.err != nil:
-			firstErr = fmt.Errorf("element %d..%d: %w", k*chunkLen, min((k+1)*chunkLen, len(v))-1, e.err)
+			firstErr = fmt.Errorf("element %d..%d: %w", lo, hi-1, e.err)
 		default:
+			if spans != nil {
+				shift(spans[lo:hi], w.n)
+			}
 			if _, err := w.Write(e.buf); err != nil {
 				firstErr = err
 			}
@@ -231,15 +251,38 @@ func encodeChunked[T any](w io.Writer, v []T, one func(*enc, *T)) error {
 	return err
 }
 
-func appendList[T any](e *enc, v []T, one func(*enc, *T)) {
-	e.buf = append(e.buf, '[')
-	for i := range v {
+// appendElems appends v[lo:hi] to e.buf, each after a comma unless it is
+// the array's first, recording their offsets in e.buf into spans.
+func appendElems[T any](e *enc, v []T, lo, hi int, spans []Span, one func(*enc, *T)) {
+	for i := lo; i < hi; i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
+		start := len(e.buf)
 		one(e, &v[i])
+		if spans != nil {
+			spans[i] = Span{Start: int64(start), End: int64(len(e.buf))}
+		}
 	}
-	e.buf = append(e.buf, ']')
+}
+
+func shift(spans []Span, by int64) {
+	for i := range spans {
+		spans[i].Start += by
+		spans[i].End += by
+	}
+}
+
+// countingWriter counts the bytes written so far, the base of the spans.
+type countingWriter struct {
+	w *bufio.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (e *enc) evidences(v []Evidence) {

@@ -72,6 +72,21 @@ func Validate(data []byte) *Report {
 	return r
 }
 
+// ValidateData is Validate for a caller that already holds the decoded
+// document: d must be what data decodes to (data written by Encode(d), or
+// d returned by Decode(data); Encode and Decode round-trip exactly). The
+// schema check reads data as Validate does; the semantic checks run on d,
+// concurrently, instead of on a second full decode of data, which saves
+// the time and the memory of another copy of the analysis.
+func ValidateData(d *AnalyzeData, data []byte) *Report {
+	r := &Report{Data: d}
+	var wg sync.WaitGroup
+	wg.Go(func() { r.Semantic = checkSemantics(d) })
+	r.Schema = checkSchema(data)
+	wg.Wait()
+	return r
+}
+
 func errPointer(err error) string {
 	var de *decodeError
 	if errors.As(err, &de) {

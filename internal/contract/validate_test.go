@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,9 @@ func TestValidateAcceptsValid(t *testing.T) {
 			r := Validate(encode(t, tc.doc))
 			if !r.SchemaOK() || !r.SemanticOK() {
 				t.Fatalf("valid document rejected:\nschema: %v\nsemantic: %v", r.Schema, r.Semantic)
+			}
+			if rd := ValidateData(tc.doc, encode(t, tc.doc)); !rd.SchemaOK() || !rd.SemanticOK() || rd.Data != tc.doc {
+				t.Fatalf("ValidateData rejected a valid document:\nschema: %v\nsemantic: %v", rd.Schema, rd.Semantic)
 			}
 			if r.Data == nil || len(r.Data.Results) != len(tc.doc.Results) {
 				t.Error("Report.Data not filled")
@@ -99,7 +103,15 @@ func pointers(ps []Problem) []string {
 func runTamper(t *testing.T, doc []byte, cases []tamperCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Validate(tamper(t, doc, tc.ptr, tc.del, tc.value))
+			tampered := tamper(t, doc, tc.ptr, tc.del, tc.value)
+			r := Validate(tampered)
+			// ValidateData must agree wherever the document decodes.
+			if r.Data != nil {
+				rd := ValidateData(r.Data, tampered)
+				if !reflect.DeepEqual(rd.Schema, r.Schema) || !reflect.DeepEqual(rd.Semantic, r.Semantic) {
+					t.Errorf("ValidateData = %q / %q, Validate = %q / %q", rd.Schema, rd.Semantic, r.Schema, r.Semantic)
+				}
+			}
 			if tc.schema != "" && !slices.Contains(pointers(r.Schema), tc.schema) {
 				t.Errorf("schema problems %q lack %s", r.Schema, tc.schema)
 			}
