@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -109,12 +111,67 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
 	}
-	var buf bytes.Buffer
-	if err := contract.Encode(&buf, d); err != nil {
+	encoded, idx, err := encodeIndexed(d)
+	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
 	}
 	target := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, ModelName: f.modelName, Timestamp: f.timestamp}
-	return publish(c, d, buf.Bytes(), md, target)
+	return publish(c, d, encoded, idx, md, target)
+}
+
+// encodeIndexed encodes d in memory with the index of its layers and
+// records, which the report reuses for its detail files.
+func encodeIndexed(d *contract.AnalyzeData) ([]byte, *contract.Index, error) {
+	var w blockWriter
+	idx, err := contract.EncodeIndexed(&w, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w.bytes(), idx, nil
+}
+
+// blockWriter collects written bytes in fixed-size blocks and joins them
+// once at the end: a bytes.Buffer grown to hundreds of MB copies and clears
+// its contents several times over on the way.
+type blockWriter struct {
+	blocks [][]byte
+	n      int
+}
+
+const blockSize = 4 << 20
+
+func (w *blockWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(w.blocks) == 0 || len(w.blocks[len(w.blocks)-1]) == blockSize {
+			w.blocks = append(w.blocks, make([]byte, 0, blockSize))
+		}
+		b := &w.blocks[len(w.blocks)-1]
+		k := copy((*b)[len(*b):blockSize], p)
+		*b = (*b)[:len(*b)+k]
+		p = p[k:]
+	}
+	w.n += n
+	return n, nil
+}
+
+func (w *blockWriter) bytes() []byte {
+	// Filling fresh memory is bound by page faults, so the blocks (all
+	// full but the last) are copied by one goroutine per core.
+	out := make([]byte, w.n)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	per := (len(w.blocks) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(w.blocks); lo += per {
+		wg.Go(func() {
+			for i := lo; i < min(lo+per, len(w.blocks)); i++ {
+				copy(out[i*blockSize:], w.blocks[i])
+			}
+		})
+	}
+	wg.Wait()
+	w.blocks = nil
+	return out
 }
 
 func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte) error {
@@ -148,15 +205,15 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 			return cannotRun("%s is a report of another analysis; trtperf never writes into a non-empty folder, so choose a new --report-dir", f.reportDir)
 		}
 	}
-	d, err := contract.Decode(data)
+	d, idx, err := contract.DecodeIndexed(data)
 	if err != nil {
 		return &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
 	}
-	return publish(c, d, data, md, report.Target{ReportDir: f.reportDir})
+	return publish(c, d, data, idx, md, report.Target{ReportDir: f.reportDir})
 }
 
-func publish(c *cobra.Command, d *contract.AnalyzeData, encoded, md []byte, t report.Target) error {
-	dir, err := publisher.Publish(d, encoded, md, t)
+func publish(c *cobra.Command, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, md []byte, t report.Target) error {
+	dir, err := publisher.PublishIndexed(d, encoded, idx, md, t)
 	if err != nil {
 		var ve *report.ValidationError
 		if errors.As(err, &ve) {

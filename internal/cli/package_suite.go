@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -68,11 +67,11 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse component %s: %w", dir, err)}
 		}
 		recordComponent(d, name)
-		var buf bytes.Buffer
-		if err := contract.Encode(&buf, d); err != nil {
+		encoded, idx, err := encodeIndexed(d)
+		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
 		}
-		comps = append(comps, report.SuiteComponent{Name: name, Data: d, Encoded: buf.Bytes()})
+		comps = append(comps, report.SuiteComponent{Name: name, Data: d, Encoded: encoded, Index: idx})
 		if model == "" {
 			model = d.ModelName
 		}

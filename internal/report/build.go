@@ -10,6 +10,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -43,7 +46,17 @@ func Build(stagingDir string, d *contract.AnalyzeData, encoded []byte, analyzeMD
 }
 
 // Build writes a report into stagingDir; see the package function Build.
+// It finds the layers in encoded with contract.IndexOf; BuildIndexed takes
+// an index the caller already has.
 func (b Builder) Build(stagingDir string, d *contract.AnalyzeData, encoded []byte, analyzeMD []byte) error {
+	return b.BuildIndexed(stagingDir, d, encoded, nil, analyzeMD)
+}
+
+// BuildIndexed is Build with idx, where each layer and record is in encoded
+// (from contract.EncodeIndexed or contract.DecodeIndexed); nil means
+// contract.IndexOf(encoded). The files are independent and are written
+// concurrently.
+func (b Builder) BuildIndexed(stagingDir string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) error {
 	assets := b.Assets
 	if assets == nil {
 		assets = DefaultAssets()
@@ -57,37 +70,72 @@ func (b Builder) Build(stagingDir string, d *contract.AnalyzeData, encoded []byt
 	if err != nil {
 		return err
 	}
-
-	if err := writeFile(stagingDir, FileAnalyzeData, encoded); err != nil {
-		return err
-	}
-	if err := writeView(stagingDir, d); err != nil {
-		return err
-	}
-	if analyzeMD != nil {
-		if err := writeFile(stagingDir, FileAnalyzeMD, analyzeMD); err != nil {
-			return err
-		}
-	}
-	if err := writeFile(stagingDir, FileAnalysisJS, analysisJS); err != nil {
-		return err
-	}
-	if err := os.Mkdir(filepath.Join(stagingDir, DirAssets), 0o755); err != nil {
-		return fmt.Errorf("create assets folder: %w", err)
-	}
-	for _, name := range shippedAssets {
-		if err := copyAsset(assets, name, filepath.Join(stagingDir, DirAssets, name)); err != nil {
-			return err
-		}
-	}
-	if err := copyLicenses(assets, filepath.Join(stagingDir, DirLicenses)); err != nil {
-		return err
-	}
 	var page bytes.Buffer
 	if err := tmpl.Execute(&page, newPageData(d, analyzeMD != nil)); err != nil {
 		return fmt.Errorf("render %s: %w", FileIndex, err)
 	}
-	return writeFile(stagingDir, FileIndex, page.Bytes())
+	if idx == nil {
+		if idx, err = contract.IndexOf(encoded); err != nil {
+			return fmt.Errorf("find the layers in the encoded analysis: %w", err)
+		}
+	}
+
+	jobs, err := planView(stagingDir, d, encoded, idx)
+	if err != nil {
+		return err
+	}
+	// analyze-data.json is the biggest file: start it first.
+	jobs = append([]func() error{func() error { return writeFile(stagingDir, FileAnalyzeData, encoded) }}, jobs...)
+	if analyzeMD != nil {
+		jobs = append(jobs, func() error { return writeFile(stagingDir, FileAnalyzeMD, analyzeMD) })
+	}
+	jobs = append(jobs,
+		func() error { return writeFile(stagingDir, FileAnalysisJS, analysisJS) },
+		func() error {
+			if err := os.Mkdir(filepath.Join(stagingDir, DirAssets), 0o755); err != nil {
+				return fmt.Errorf("create assets folder: %w", err)
+			}
+			for _, name := range shippedAssets {
+				if err := copyAsset(assets, name, filepath.Join(stagingDir, DirAssets, name)); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		func() error { return copyLicenses(assets, filepath.Join(stagingDir, DirLicenses)) },
+		func() error { return writeFile(stagingDir, FileIndex, page.Bytes()) },
+	)
+	return runJobs(jobs, runtime.GOMAXPROCS(0))
+}
+
+// runJobs runs jobs on up to workers goroutines, in order of start, and
+// returns the error of the first failed job in jobs order; after a failure
+// no further job starts.
+func runJobs(jobs []func() error, workers int) error {
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				if errs[i] = jobs[i](); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pageData is what index.html.tmpl sees; the app reads the rest from data.js.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"strings"
@@ -69,6 +70,44 @@ func BenchmarkWriteJSAssignment(b *testing.B) {
 	for b.Loop() {
 		var buf bytes.Buffer
 		buf.Grow(len(data) + len(data)/8)
+		if err := writeJSAssignment(&buf, "X", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestEscapeAtEveryPosition puts each character that needs (or looks like
+// it needs) escaping at every offset of a plain run, so that both the
+// eight-byte scan and the byte loop meet it at every alignment.
+func TestEscapeAtEveryPosition(t *testing.T) {
+	ref := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "\u2028", `\u2028`, "\u2029", `\u2029`)
+	for _, c := range []string{"<", ">", "&", "\u2028", "\u2029", "—", "€", "é"} {
+		for n := range 20 {
+			for _, tail := range []int{0, 3, 11} {
+				s := strings.Repeat("a", n) + c + strings.Repeat("b", tail)
+				var buf bytes.Buffer
+				w := bufio.NewWriter(&buf)
+				if err := writeEscapedJSON(w, []byte(s)); err != nil {
+					t.Fatal(err)
+				}
+				w.Flush()
+				if want := ref.Replace(s); buf.String() != want {
+					t.Fatalf("escape(%q) = %q, want %q", s, buf.String(), want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkWriteJSPlain is the common case: layer JSON with nothing to
+// escape, where the eight-byte scan copies whole runs.
+func BenchmarkWriteJSPlain(b *testing.B) {
+	data := bytes.Repeat([]byte(`{"Name":"/model/layers.1/self_attn/q_proj/MatMul","LayerType":"gemm","Dimensions":[1,128,4096]},`), 100000)
+	b.SetBytes(int64(len(data)))
+	var buf bytes.Buffer
+	buf.Grow(len(data) + 64)
+	for b.Loop() {
+		buf.Reset()
 		if err := writeJSAssignment(&buf, "X", data); err != nil {
 			b.Fatal(err)
 		}

@@ -28,8 +28,9 @@ type Publisher struct {
 	Builder Builder
 	// Now stamps auto-named folders; nil means time.Now.
 	Now func() time.Time
-	// Validate checks the encoded contract; nil means contract.Validate
-	// (schema and semantic checks).
+	// Validate checks the encoded contract; nil means the schema and
+	// semantic checks of contract.ValidateData (with the analysis the
+	// caller passed as the decoded document).
 	Validate func(encoded []byte) error
 	// mkdirTemp creates the staging folder (os.MkdirTemp); tests inject a
 	// failure because root ignores permission bits.
@@ -63,7 +64,18 @@ func (e *ValidationError) Error() string {
 // ValidateContract runs contract.Validate and turns its problems into a
 // *ValidationError.
 func ValidateContract(encoded []byte) error {
-	rep := contract.Validate(encoded)
+	return validationError(contract.Validate(encoded))
+}
+
+// ValidateContractData is ValidateContract for a caller that holds d, the
+// decoded form of encoded (see contract.ValidateData): the same verdict
+// without decoding encoded again.
+func ValidateContractData(d *contract.AnalyzeData, encoded []byte) error {
+	return validationError(contract.ValidateData(d, encoded))
+}
+
+// validationError turns the problems of rep into a *ValidationError, or nil.
+func validationError(rep *contract.Report) error {
 	if rep.SchemaOK() && rep.SemanticOK() {
 		return nil
 	}
@@ -95,8 +107,15 @@ func CheckTimestamp(ts string) error {
 
 // Publish validates the analysis, builds the report in a staging folder
 // beside the target and renames it into place. It returns the report folder.
-// On any error the file system is left as it was.
+// On any error the file system is left as it was. encoded must be d as
+// written by contract.Encode (or d decoded from encoded).
 func (p Publisher) Publish(d *contract.AnalyzeData, encoded, analyzeMD []byte, t Target) (dir string, err error) {
+	return p.PublishIndexed(d, encoded, nil, analyzeMD, t)
+}
+
+// PublishIndexed is Publish with the index of the layers and records in
+// encoded (see Builder.BuildIndexed); nil means find them.
+func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte, t Target) (dir string, err error) {
 	stamp := t.Timestamp
 	if stamp == "" {
 		now := time.Now
@@ -117,42 +136,32 @@ func (p Publisher) Publish(d *contract.AnalyzeData, encoded, analyzeMD []byte, t
 	} else if parent == "" {
 		parent = "."
 	}
-	// Cheap checks of the target come first; validation reads the whole
-	// analysis (seconds on a 10^5-layer engine) and must pass before
-	// anything is written.
+	// Cheap checks of the target come first. Validation reads the whole
+	// analysis (about a second on a 10^5-layer engine), so it runs while
+	// the report is built in the staging folder; nothing is renamed into
+	// place unless it passed, and its verdict wins over any build error
+	// (a failed contract is the reason to report, exit 1).
 	validate := p.Validate
 	if validate == nil {
-		validate = ValidateContract
+		validate = func(encoded []byte) error { return ValidateContractData(d, encoded) }
 	}
-	if err := validate(encoded); err != nil {
-		return "", err
-	}
-	created, err := ensureDir(parent)
-	if err != nil {
-		return "", err
-	}
-	defer func() {
-		if err != nil && created != "" {
-			os.RemoveAll(created)
+	verdict := make(chan error, 1)
+	go func() { verdict <- validate(encoded) }()
+	staging, created, err := p.stage(parent, d, encoded, idx, analyzeMD)
+	if verr := <-verdict; verr != nil {
+		if err == nil {
+			removeStaging(staging, created)
 		}
-	}()
-
-	mkdirTemp := p.mkdirTemp
-	if mkdirTemp == nil {
-		mkdirTemp = os.MkdirTemp
+		return "", verr
 	}
-	staging, err := mkdirTemp(parent, ".trtperf-staging-*")
 	if err != nil {
-		return "", fmt.Errorf("cannot create the report in %s: %w; choose a writable folder with --output-parent or --report-dir", parent, err)
+		return "", err
 	}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(staging)
+			removeStaging(staging, created)
 		}
 	}()
-	if err := p.Builder.Build(staging, d, encoded, analyzeMD); err != nil {
-		return "", err
-	}
 	// MkdirTemp makes the folder private; a report is meant to be shared.
 	if err := os.Chmod(staging, 0o755); err != nil {
 		return "", fmt.Errorf("set permissions of %s: %w", staging, err)
@@ -201,6 +210,41 @@ func (p Publisher) Publish(d *contract.AnalyzeData, encoded, analyzeMD []byte, t
 			return "", fmt.Errorf("publish report to %s: %w", target, err)
 		}
 		return target, nil
+	}
+}
+
+// stage creates parent when missing (created is the topmost folder it
+// made, "" when none) and a staging folder in it, and builds the report
+// there. On error it has removed what it created.
+func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) (staging, created string, err error) {
+	created, err = ensureDir(parent)
+	if err != nil {
+		return "", "", err
+	}
+	mkdirTemp := p.mkdirTemp
+	if mkdirTemp == nil {
+		mkdirTemp = os.MkdirTemp
+	}
+	staging, err = mkdirTemp(parent, ".trtperf-staging-*")
+	if err != nil {
+		removeStaging("", created)
+		return "", "", fmt.Errorf("cannot create the report in %s: %w; choose a writable folder with --output-parent or --report-dir", parent, err)
+	}
+	if err := p.Builder.BuildIndexed(staging, d, encoded, idx, analyzeMD); err != nil {
+		removeStaging(staging, created)
+		return "", "", err
+	}
+	return staging, created, nil
+}
+
+// removeStaging undoes stage: the staging folder, then the parents it
+// created.
+func removeStaging(staging, created string) {
+	if staging != "" {
+		os.RemoveAll(staging)
+	}
+	if created != "" {
+		os.RemoveAll(created)
 	}
 }
 

@@ -163,12 +163,19 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 	if bytes.Equal(invalid, enc) {
 		t.Fatal("could not corrupt the fixture")
 	}
+	// Publish validates the bytes' schema and the semantics of the analysis
+	// passed with them, which must be what the bytes decode to.
+	dInvalid, err := contract.Decode(invalid)
+	if err != nil {
+		t.Fatal(err)
+	}
 	denied := func(string, string) (string, error) {
 		return "", &fs.PathError{Op: "mkdirtemp", Path: "x", Err: syscall.EACCES}
 	}
 	tests := []struct {
 		name    string
 		p       Publisher
+		d       *contract.AnalyzeData // nil means d
 		enc     []byte
 		target  func(parent string) Target
 		setup   func(t *testing.T, parent string)
@@ -177,8 +184,11 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 	}{
 		{name: "template asset missing", p: Publisher{Builder: Builder{Assets: broken}}, enc: enc,
 			target: func(p string) Target { return Target{OutputParent: p} }, wantErr: "index.html.tmpl"},
-		{name: "validation failure", p: Publisher{}, enc: invalid,
+		{name: "validation failure", p: Publisher{}, d: dInvalid, enc: invalid,
 			target: func(p string) Target { return Target{OutputParent: p} }, wantErr: "layer_count", isValid: true},
+		// Validation runs while the report is built; its verdict wins.
+		{name: "validation failure and a failing build", p: Publisher{Builder: Builder{Assets: broken}}, d: dInvalid, enc: invalid,
+			target: func(p string) Target { return Target{ReportDir: filepath.Join(p, "a", "report")} }, wantErr: "layer_count", isValid: true},
 		{name: "non-empty report dir", p: Publisher{}, enc: enc,
 			target: func(p string) Target { return Target{ReportDir: filepath.Join(p, "taken")} },
 			setup: func(t *testing.T, p string) {
@@ -198,7 +208,11 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 				tt.setup(t, parent)
 			}
 			before := listing(t, parent)
-			_, err := tt.p.Publish(d, tt.enc, []byte("# md"), tt.target(parent))
+			data := d
+			if tt.d != nil {
+				data = tt.d
+			}
+			_, err := tt.p.Publish(data, tt.enc, []byte("# md"), tt.target(parent))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
 			}

@@ -21,6 +21,9 @@ type SuiteComponent struct {
 	Name    string // folder name; also the report's sub-folder (sanitised)
 	Data    *contract.AnalyzeData
 	Encoded []byte // Data as written by contract.Encode
+	// Index locates the layers and records in Encoded (from
+	// contract.EncodeIndexed); nil means find them.
+	Index *contract.Index
 }
 
 // SuiteTarget says where a suite goes: SuiteDir exactly, or an auto-named
@@ -57,13 +60,13 @@ func (p Publisher) PublishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 }
 
 func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir string, sub []string, err error) {
-	validate := p.Validate
-	if validate == nil {
-		validate = ValidateContract
-	}
 	sub = make([]string, len(comps))
 	seen := map[string]bool{}
 	for i, c := range comps {
+		validate := p.Validate
+		if validate == nil {
+			validate = func(encoded []byte) error { return ValidateContractData(c.Data, encoded) }
+		}
 		if err := validate(c.Encoded); err != nil {
 			return "", nil, fmt.Errorf("component %s: %w", c.Name, err)
 		}
@@ -124,7 +127,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 		if err := os.Mkdir(d, 0o755); err != nil {
 			return "", nil, fmt.Errorf("create %s: %w", d, err)
 		}
-		if err := p.Builder.Build(d, c.Data, c.Encoded, nil); err != nil {
+		if err := p.Builder.BuildIndexed(d, c.Data, c.Encoded, c.Index, nil); err != nil {
 			return "", nil, fmt.Errorf("component %s: %w", c.Name, err)
 		}
 	}

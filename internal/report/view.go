@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -63,7 +64,6 @@ type columns struct {
 	PrecID    []int32   `json:"precision"`
 	TacticID  []int32   `json:"tactic"`
 	SubID     []int32   `json:"subgraph"` // -1 without _subgraph
-	Source    []string  `json:"-"`        // Metadata and Origin: written to sources-<b>.js
 	Avg       []float64 `json:"avg"`      // null when untimed
 	Pct       []float64 `json:"pct"`
 	Myelin    []int32   `json:"myelin"` // -1 outside Myelin graphs
@@ -114,7 +114,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 	c := &columns{
 		N: n, Timed: b.Validation.AnalysisMode == contract.ModeLayerProfile && len(b.Records) > 0,
 		Names: make([]string, n), TypeID: make([]int32, n), PrecID: make([]int32, n), TacticID: make([]int32, n),
-		SubID: make([]int32, n), Source: make([]string, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
+		SubID: make([]int32, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
 	}
 	st := &stringTable{ids: map[string]int32{}}
 	rec := make([]int32, n)
@@ -163,11 +163,6 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		if l.Subgraph != "" {
 			c.SubID[i] = st.id(l.Subgraph)
 		}
-		if l.Origin != "" {
-			c.Source[i] = l.Metadata + " " + l.Origin
-		} else {
-			c.Source[i] = l.Metadata
-		}
 	}
 	if len(c.Topo) != n {
 		c.Topo = make([]int, n)
@@ -198,95 +193,91 @@ func summary(d *contract.AnalyzeData) *contract.AnalyzeData {
 	return &s
 }
 
-// writeView writes data.js, the columns scripts and the detail chunks.
-func writeView(dir string, d *contract.AnalyzeData) error {
-	views := make([]backendView, len(d.Results))
+// planView creates the details folder and returns the writes of data.js,
+// the columns and sources scripts and the detail chunks, which are
+// independent of each other. The detail chunks are cut out of encoded (the
+// analysis' bytes) at the spans of idx rather than encoded again.
+func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index) ([]func() error, error) {
+	if err := checkIndex(d, encoded, idx); err != nil {
+		return nil, err
+	}
 	if len(d.Results) > 0 {
 		if err := os.Mkdir(filepath.Join(dir, DirDetails), 0o755); err != nil {
-			return fmt.Errorf("create details folder: %w", err)
+			return nil, fmt.Errorf("create details folder: %w", err)
 		}
 	}
+	var jobs []func() error
+	views := make([]backendView, len(d.Results))
 	for bi := range d.Results {
 		b := &d.Results[bi]
 		cols, slowest := buildColumns(b)
 		name, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
 		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest}
-		raw, err := json.Marshal(cols)
+		jobs = append(jobs, func() error {
+			raw, err := json.Marshal(cols)
+			if err != nil {
+				return fmt.Errorf("encode layer columns of %s: %w", b.Label, err)
+			}
+			return writeScript(filepath.Join(dir, name), fmt.Sprintf("window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi), raw, ";\n")
+		}, func() error {
+			return writeSources(filepath.Join(dir, sources), bi, b.Layers)
+		})
+		jobs = append(jobs, detailJobs(dir, bi, b, encoded, &idx.Results[bi])...)
+	}
+	jobs = append(jobs, func() error {
+		sum, err := json.Marshal(summary(d))
 		if err != nil {
-			return fmt.Errorf("encode layer columns of %s: %w", b.Label, err)
+			return fmt.Errorf("encode analysis summary: %w", err)
 		}
-		if err := writeScript(filepath.Join(dir, name), fmt.Sprintf("window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi), raw, ";\n"); err != nil {
-			return err
-		}
-		raw, err = json.Marshal(cols.Source)
+		view, err := json.Marshal(views)
 		if err != nil {
-			return fmt.Errorf("encode layer sources of %s: %w", b.Label, err)
+			return fmt.Errorf("encode view index: %w", err)
 		}
-		if err := writeScript(filepath.Join(dir, sources), fmt.Sprintf("window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = ", bi), raw, ";\n"); err != nil {
+		var buf bytes.Buffer
+		if err := writeJSAssignment(&buf, "TRTPERF_DATA", sum); err != nil {
 			return err
 		}
-		if err := writeDetails(dir, bi, b); err != nil {
+		if err := writeJSAssignment(&buf, "TRTPERF_VIEW", view); err != nil {
 			return err
 		}
-	}
-	sum, err := json.Marshal(summary(d))
-	if err != nil {
-		return fmt.Errorf("encode analysis summary: %w", err)
-	}
-	view, err := json.Marshal(views)
-	if err != nil {
-		return fmt.Errorf("encode view index: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := writeJSAssignment(&buf, "TRTPERF_DATA", sum); err != nil {
+		return writeFile(dir, FileDataJS, buf.Bytes())
+	})
+	return jobs, nil
+}
+
+// writeSources writes each layer's Metadata and Origin, as one string, as
+// a script-safe JSON array of strings.
+func writeSources(file string, bi int, layers []contract.Layer) error {
+	return writeScriptFunc(file, func(w *bufio.Writer) error {
+		if _, err := fmt.Fprintf(w, "window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = [", bi); err != nil {
+			return err
+		}
+		buf := make([]byte, 0, 64<<10)
+		for i := range layers {
+			l := &layers[i]
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = contract.AppendString(buf, l.Metadata)
+			if l.Origin != "" {
+				// "Metadata" + " " + "Origin" as one string: JSON escapes
+				// characters one by one, so the two encodings join.
+				buf[len(buf)-1] = ' '
+				mark := len(buf)
+				buf = contract.AppendString(buf, l.Origin)
+				buf = append(buf[:mark], buf[mark+1:]...) // Origin's opening quote
+			}
+			if len(buf) >= 60<<10 {
+				if err := writeEscapedJSON(w, buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+		if err := writeEscapedJSON(w, buf); err != nil {
+			return err
+		}
+		_, err := w.WriteString("];\n")
 		return err
-	}
-	if err := writeJSAssignment(&buf, "TRTPERF_VIEW", view); err != nil {
-		return err
-	}
-	return writeFile(dir, FileDataJS, buf.Bytes())
-}
-
-// detailChunk is what one details script passes to the app.
-type detailChunk struct {
-	Layers  []contract.Layer   `json:"layers"`
-	Records []*contract.Record `json:"records"` // null for layers without one
-}
-
-func writeDetails(dir string, bi int, b *contract.Backend) error {
-	rec := make([]*contract.Record, len(b.Layers))
-	for i := range b.Records {
-		if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
-			rec[l] = &b.Records[i]
-		}
-	}
-	for start := 0; start < len(b.Layers); start += DetailChunk {
-		end := min(start+DetailChunk, len(b.Layers))
-		raw, err := json.Marshal(detailChunk{Layers: b.Layers[start:end], Records: rec[start:end]})
-		if err != nil {
-			return fmt.Errorf("encode layer details of %s: %w", b.Label, err)
-		}
-		c := start / DetailChunk
-		file := filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c))
-		if err := writeScript(file, fmt.Sprintf("window.__trtperfDetails(%d, %d, ", bi, c), raw, ");\n"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeScript writes prefix + script-safe JSON + suffix to file.
-func writeScript(file, prefix string, json []byte, suffix string) error {
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", file, err)
-	}
-	err = writeJSWrapped(f, prefix, json, suffix)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	return nil
+	})
 }

@@ -1,0 +1,127 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// A details script is
+//
+//	window.__trtperfDetails(b, c, {"layers":[...],"records":[...]});
+//
+// with DetailChunk layers and, for each, its profile record or null. The
+// layer and record objects are the bytes analyze-data.json already holds
+// (located by a contract.Index), made script-safe; encoding 10^5 layers a
+// second time would cost as much as writing analyze-data.json.
+
+// checkIndex makes sure idx fits d and encoded, so that a wrong index fails
+// the build instead of writing garbled details.
+func checkIndex(d *contract.AnalyzeData, encoded []byte, idx *contract.Index) error {
+	if len(idx.Results) != len(d.Results) {
+		return fmt.Errorf("internal error: the layer index has %d backends, the analysis %d", len(idx.Results), len(d.Results))
+	}
+	for bi := range d.Results {
+		b, x := &d.Results[bi], &idx.Results[bi]
+		if len(x.Layers) != len(b.Layers) || len(x.Records) != len(b.Records) {
+			return fmt.Errorf("internal error: the layer index of %s has %d layers and %d records, the analysis %d and %d",
+				b.Label, len(x.Layers), len(x.Records), len(b.Layers), len(b.Records))
+		}
+		for _, spans := range [][]contract.Span{x.Layers, x.Records} {
+			for i, s := range spans {
+				if s.Start < 0 || s.End > int64(len(encoded)) || s.End-s.Start < 2 || encoded[s.Start] != '{' || encoded[s.End-1] != '}' {
+					return fmt.Errorf("internal error: the layer index of %s does not point at object %d of the encoded analysis", b.Label, i)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// detailJobs returns one write per details script of backend bi.
+func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *contract.BackendIndex) []func() error {
+	rec := make([]int32, len(b.Layers)) // record of each layer, -1 for none
+	for i := range rec {
+		rec[i] = -1
+	}
+	for i := range b.Records {
+		if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
+			rec[l] = int32(i)
+		}
+	}
+	var jobs []func() error
+	for start := 0; start < len(b.Layers); start += DetailChunk {
+		end := min(start+DetailChunk, len(b.Layers))
+		c := start / DetailChunk
+		file := filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c))
+		jobs = append(jobs, func() error {
+			return writeScriptFunc(file, func(w *bufio.Writer) error {
+				if _, err := fmt.Fprintf(w, "window.__trtperfDetails(%d, %d, {\"layers\":[", bi, c); err != nil {
+					return err
+				}
+				for i := start; i < end; i++ {
+					if i > start {
+						w.WriteByte(',')
+					}
+					if err := writeEscapedJSON(w, encoded[x.Layers[i].Start:x.Layers[i].End]); err != nil {
+						return err
+					}
+				}
+				w.WriteString(`],"records":[`)
+				for i := start; i < end; i++ {
+					if i > start {
+						w.WriteByte(',')
+					}
+					if r := rec[i]; r >= 0 {
+						if err := writeEscapedJSON(w, encoded[x.Records[r].Start:x.Records[r].End]); err != nil {
+							return err
+						}
+					} else {
+						w.WriteString("null")
+					}
+				}
+				_, err := w.WriteString("]});\n")
+				return err
+			})
+		})
+	}
+	return jobs
+}
+
+// writeScript writes prefix + script-safe JSON + suffix to file.
+func writeScript(file, prefix string, json []byte, suffix string) error {
+	return writeScriptFunc(file, func(w *bufio.Writer) error {
+		if _, err := w.WriteString(prefix); err != nil {
+			return err
+		}
+		if err := writeEscapedJSON(w, json); err != nil {
+			return err
+		}
+		_, err := w.WriteString(suffix)
+		return err
+	})
+}
+
+// writeScriptFunc creates file (which must not exist) and lets write fill
+// it through a buffer.
+func writeScriptFunc(file string, write func(*bufio.Writer) error) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", file, err)
+	}
+	w := bufio.NewWriterSize(f, 256<<10)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/report/reporttest"
+)
+
+// scriptValue reads the JSON argument of a details script or the value
+// assigned by a columns/sources script, checking that the script-unsafe
+// characters are escaped.
+func scriptValue(t *testing.T, file, prefix, suffix string) any {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(raw)
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) {
+		t.Fatalf("%s: got %.60q...%q, want prefix %q and suffix %q", file, s, s[max(0, len(s)-10):], prefix, suffix)
+	}
+	body := s[len(prefix) : len(s)-len(suffix)]
+	if strings.ContainsAny(body, "<>&\u2028\u2029") {
+		t.Fatalf("%s: unescaped character in the script", file)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return v
+}
+
+// generic is v as encoding/json sees it, for comparing values, not bytes.
+func generic(t *testing.T, v any) any {
+	t.Helper()
+	raw, err := jsonv2.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g any
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestDetailsAndSourcesFromIndex: the detail chunks cut out of the encoded
+// analysis and the streamed sources hold the same values as encoding the
+// layers and records afresh (what the app reads), including for hostile
+// strings, layers without a record and a chunk boundary.
+func TestDetailsAndSourcesFromIndex(t *testing.T) {
+	hostile, _ := reporttest.Hostile()
+	withOrigin := reporttest.Synthetic(reporttest.Options{Layers: 50})
+	for i := range withOrigin.Results[0].Layers {
+		l := &withOrigin.Results[0].Layers[i]
+		switch i % 3 {
+		case 0:
+			l.Origin = "aten::matmul <x> & \"y\" \u2028"
+		case 1:
+			l.Metadata, l.Origin = "", "Conv"
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		d    *contract.AnalyzeData
+	}{
+		{"synthetic", reporttest.Synthetic(reporttest.Options{Layers: DetailChunk + 37, WithLayerOnly: true})},
+		{"hostile", hostile},
+		{"origin", withOrigin},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, indexed := range []bool{true, false} {
+				var buf bytes.Buffer
+				idx, err := contract.EncodeIndexed(&buf, tc.d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !indexed {
+					idx = nil // BuildIndexed finds the layers itself
+				}
+				dir := t.TempDir()
+				if err := (Builder{}).BuildIndexed(dir, tc.d, buf.Bytes(), idx, nil); err != nil {
+					t.Fatal(err)
+				}
+				for bi := range tc.d.Results {
+					checkBackendScripts(t, dir, bi, &tc.d.Results[bi])
+				}
+			}
+		})
+	}
+}
+
+func checkBackendScripts(t *testing.T, dir string, bi int, b *contract.Backend) {
+	t.Helper()
+	rec := make([]*contract.Record, len(b.Layers))
+	for i := range b.Records {
+		if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
+			rec[l] = &b.Records[i]
+		}
+	}
+	for start := 0; start < len(b.Layers); start += DetailChunk {
+		end := min(start+DetailChunk, len(b.Layers))
+		c := start / DetailChunk
+		want := generic(t, struct {
+			Layers  []contract.Layer   `json:"layers"`
+			Records []*contract.Record `json:"records"`
+		}{b.Layers[start:end], rec[start:end]})
+		got := scriptValue(t, filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c)), fmt.Sprintf("window.__trtperfDetails(%d, %d, ", bi, c), ");\n")
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("backend %d details chunk %d differs from the layers and records", bi, c)
+		}
+	}
+	sources := make([]string, len(b.Layers))
+	for i, l := range b.Layers {
+		sources[i] = l.Metadata
+		if l.Origin != "" {
+			sources[i] += " " + l.Origin
+		}
+	}
+	got := scriptValue(t, filepath.Join(dir, fmt.Sprintf("sources-%d.js", bi)), fmt.Sprintf("window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = ", bi), ";\n")
+	if !reflect.DeepEqual(got, generic(t, sources)) {
+		t.Errorf("backend %d sources differ from Metadata + Origin", bi)
+	}
+}
+
+func TestBuildRejectsWrongIndex(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 10})
+	var buf bytes.Buffer
+	idx, err := contract.EncodeIndexed(&buf, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := &contract.Index{Results: []contract.BackendIndex{{Layers: idx.Results[0].Layers[1:], Records: idx.Results[0].Records}}}
+	shifted := &contract.Index{Results: []contract.BackendIndex{{Layers: append([]contract.Span(nil), idx.Results[0].Layers...), Records: idx.Results[0].Records}}}
+	shifted.Results[0].Layers[3].Start++
+	for name, bad := range map[string]*contract.Index{"missing backend": {}, "missing layer": short, "shifted span": shifted} {
+		if err := (Builder{}).BuildIndexed(t.TempDir(), d, buf.Bytes(), bad, nil); err == nil || !strings.Contains(err.Error(), "index") {
+			t.Errorf("%s: error %v, want one about the index", name, err)
+		}
+	}
+}
+
+func TestRunJobsReportsFirstFailureInOrder(t *testing.T) {
+	ran := make([]bool, 5)
+	jobs := make([]func() error, 5)
+	for i := range jobs {
+		jobs[i] = func() error {
+			ran[i] = true
+			if i == 1 || i == 2 {
+				return fmt.Errorf("job %d", i)
+			}
+			return nil
+		}
+	}
+	if err := runJobs(jobs, 1); err == nil || err.Error() != "job 1" {
+		t.Errorf("runJobs = %v, want job 1", err)
+	}
+	if ran[2] || ran[3] {
+		t.Errorf("jobs after a failure started: %v", ran)
+	}
+	if err := runJobs(jobs[3:], 4); err != nil {
+		t.Errorf("runJobs of good jobs = %v", err)
+	}
+}
