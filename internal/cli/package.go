@@ -231,7 +231,12 @@ func printPackaged(c *cobra.Command, dir string, withMD bool) {
 	fmt.Fprintf(w, "analyze_data: %s\n", filepath.Join(dir, report.FileAnalyzeData))
 	if withMD {
 		fmt.Fprintf(w, "analyze_md: %s\n", filepath.Join(dir, report.FileAnalyzeMD))
+		return
 	}
+	// stdout keeps the contract's lines for scripts; a person reads how to
+	// add the AI analysis the report has a panel for.
+	fmt.Fprintf(c.ErrOrStderr(), "analyze_md: none yet; write one (see 'trtperf skill install') and add it with: trtperf package --analyze-data %s --report-dir %s --analyze-md analyze.md\n",
+		filepath.Join(dir, report.FileAnalyzeData), dir)
 }
 
 // sameFileOrBytes reports whether path (already read as data) is the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // Target says where a report goes: ReportDir exactly, or an auto-named
@@ -217,7 +218,7 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 // made, "" when none) and a staging folder in it, and builds the report
 // there. On error it has removed what it created.
 func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) (staging, created string, err error) {
-	created, err = ensureDir(parent)
+	created, err = fsutil.EnsureDir(parent)
 	if err != nil {
 		return "", "", err
 	}
@@ -273,39 +274,6 @@ func checkEmptyOrAbsent(dir string) error {
 
 func isNotEmpty(err error) bool {
 	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
-}
-
-// ensureDir creates dir and its missing parents, returning the topmost
-// folder it created ("" when dir existed) so a failure can remove it again.
-func ensureDir(dir string) (created string, err error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("resolve %s: %w", dir, err)
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		st, err := os.Stat(d)
-		if err == nil {
-			if !st.IsDir() {
-				return "", fmt.Errorf("%s is a file, not a folder; choose another output folder", d)
-			}
-			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("check %s: %w", d, err)
-		}
-		created = d
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if created == "" {
-		return "", nil
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		os.RemoveAll(created)
-		return "", fmt.Errorf("cannot create %s: %w; choose a writable output folder", dir, err)
-	}
-	return created, nil
 }
 
 // SanitizeName makes a model name safe as part of a folder name: letters,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // SuiteComponent is one component of a model suite (text_encoder/, unet/,
@@ -100,7 +101,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 	} else if parent == "" {
 		parent = "."
 	}
-	created, err := ensureDir(parent)
+	created, err := fsutil.EnsureDir(parent)
 	if err != nil {
 		return "", nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trtperf/trtperf/internal/fsutil"
 	skillfiles "github.com/trtperf/trtperf/skill"
 )
 
@@ -111,7 +112,7 @@ func Install(dir string, o Options) (res *Result, err error) {
 	}
 
 	parent := filepath.Dir(abs)
-	created, err := ensureDir(parent)
+	created, err := fsutil.EnsureDir(parent)
 	if err != nil {
 		return nil, err
 	}
@@ -296,29 +297,4 @@ func copyExecutable(src, dst string) error {
 		return fmt.Errorf("write %s: %w", dst, err)
 	}
 	return os.Chmod(dst, 0o755)
-}
-
-// ensureDir creates dir and missing parents, returning the topmost folder
-// it created ("" when dir existed) so a failure can remove it again.
-func ensureDir(dir string) (string, error) {
-	created := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("check %s: %w", d, err)
-		}
-		created = d
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if created == "" {
-		return "", nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		os.RemoveAll(created)
-		return "", fmt.Errorf("cannot create %s: %w; choose a writable folder", dir, err)
-	}
-	return created, nil
 }

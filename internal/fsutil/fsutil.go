@@ -1,0 +1,46 @@
+// Package fsutil holds the file-system steps that commands writing whole
+// folders (report, suite, skill) share, so that each leaves nothing behind
+// on failure in the same way.
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// EnsureDir creates dir and its missing parents, returning the topmost
+// folder it created ("" when dir existed) so a failure can remove it again
+// with os.RemoveAll.
+func EnsureDir(dir string) (created string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return "", fmt.Errorf("%s is a file, not a folder; choose another output folder", d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("check %s: %w", d, err)
+		}
+		created = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if created == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		os.RemoveAll(created)
+		return "", fmt.Errorf("cannot create %s: %w; choose a writable folder", dir, err)
+	}
+	return created, nil
+}
