@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"math"
 	"path/filepath"
 	"slices"
@@ -31,6 +32,14 @@ func TestCorpusMatchesExpected(t *testing.T) {
 			d, err := Analyze(sc, Options{ToolVersion: "test"})
 			if err != nil {
 				t.Fatalf("analyze: %v", err)
+			}
+			// Issue 2, acceptance 2: every corpus output passes the contract.
+			var buf bytes.Buffer
+			if err := contract.Encode(&buf, d); err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			if r := contract.Validate(buf.Bytes()); !r.SchemaOK() || !r.SemanticOK() {
+				t.Errorf("analyze-data.json breaks the contract: schema %v, semantic %v", r.Schema, r.Semantic)
 			}
 			got := map[string]*contract.Backend{}
 			for i := range d.Results {
