@@ -148,11 +148,7 @@ type dscan struct {
 	intern map[string]string
 }
 
-func (s *dscan) ws() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\n' || s.b[s.i] == '\t' || s.b[s.i] == '\r') {
-		s.i++
-	}
-}
+func (s *dscan) ws() { s.i = skipWS(s.b, s.i) }
 
 func (s *dscan) kind() string {
 	switch s.b[s.i] {
@@ -186,18 +182,18 @@ func (s *dscan) null() bool {
 
 // rawStr consumes a string, returning its raw bytes and whether they hold escapes.
 func (s *dscan) rawStr() ([]byte, bool) {
-	start := s.i + 1
-	esc := false
-	for j := start; ; j++ {
-		switch s.b[j] {
-		case '\\':
-			esc = true
-			j++
-		case '"':
-			s.i = j + 1
-			return s.b[start:j], esc
-		}
+	raw, end, esc := scanString(s.b, s.i)
+	s.i = end
+	return raw, esc
+}
+
+// unquote decodes the escapes of a raw string.
+func unquote(raw []byte) ([]byte, error) {
+	u, err := jsontext.AppendUnquote(nil, append(append([]byte{'"'}, raw...), '"'))
+	if err != nil {
+		return nil, &decodeError{msg: err.Error()}
 	}
+	return u, nil
 }
 
 func (s *dscan) str(v *string, intern bool) error {
@@ -210,9 +206,9 @@ func (s *dscan) str(v *string, intern bool) error {
 	}
 	raw, esc := s.rawStr()
 	if esc {
-		u, err := jsontext.AppendUnquote(nil, append(append([]byte{'"'}, raw...), '"'))
+		u, err := unquote(raw)
 		if err != nil {
-			return &decodeError{msg: err.Error()}
+			return err
 		}
 		*v = string(u)
 		return nil
@@ -240,13 +236,7 @@ func (s *dscan) num() ([]byte, error) {
 		return nil, s.typeErr("number")
 	}
 	start := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return s.b[start:s.i], nil
-		}
-		s.i++
-	}
+	s.i = scalarEnd(s.b, s.i)
 	return s.b[start:s.i], nil
 }
 
@@ -294,31 +284,23 @@ func (s *dscan) float(v *float64) error {
 	return nil
 }
 
-func (s *dscan) optInt(v **int) error {
+// optional decodes a nullable value: null gives nil.
+func optional[T any](s *dscan, v **T, one func(*T) error) error {
 	if s.null() {
 		*v = nil
 		return nil
 	}
-	n := new(int)
-	if err := s.int(n); err != nil {
+	x := new(T)
+	if err := one(x); err != nil {
 		return err
 	}
-	*v = n
+	*v = x
 	return nil
 }
 
-func (s *dscan) optFloat(v **float64) error {
-	if s.null() {
-		*v = nil
-		return nil
-	}
-	f := new(float64)
-	if err := s.float(f); err != nil {
-		return err
-	}
-	*v = f
-	return nil
-}
+func (s *dscan) optInt(v **int) error { return optional(s, v, s.int) }
+
+func (s *dscan) optFloat(v **float64) error { return optional(s, v, s.float) }
 
 func (s *dscan) bool(v *bool) error {
 	if s.null() {
@@ -350,39 +332,7 @@ func (s *dscan) raw(v *RawObject) error {
 	return nil
 }
 
-func (s *dscan) skip() {
-	s.ws()
-	switch s.b[s.i] {
-	case '"':
-		s.rawStr()
-	case '{', '[':
-		depth := 0
-		for {
-			switch s.b[s.i] {
-			case '"':
-				s.rawStr()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					s.i++
-					return
-				}
-			}
-			s.i++
-		}
-	default:
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return
-			}
-			s.i++
-		}
-	}
-}
+func (s *dscan) skip() { s.i = valueEnd(s.b, s.i) }
 
 // object calls member for each member of an object; null leaves v alone.
 func (s *dscan) object(member func(name []byte) error) error {
@@ -394,20 +344,15 @@ func (s *dscan) object(member func(name []byte) error) error {
 	}
 	s.i++
 	for {
-		s.ws()
-		switch s.b[s.i] {
-		case '}':
-			s.i++
+		var done bool
+		if s.i, done = nextItem(s.b, s.i, '}'); done {
 			return nil
-		case ',':
-			s.i++
-			s.ws()
 		}
 		name, esc := s.rawStr()
 		if esc {
-			u, err := jsontext.AppendUnquote(nil, append(append([]byte{'"'}, name...), '"'))
+			u, err := unquote(name)
 			if err != nil {
-				return &decodeError{msg: err.Error()}
+				return err
 			}
 			name = u
 		}
@@ -431,14 +376,9 @@ func (s *dscan) array(elem func(i int) error) (int, error) {
 	s.i++
 	n := 0
 	for {
-		s.ws()
-		switch s.b[s.i] {
-		case ']':
-			s.i++
+		var done bool
+		if s.i, done = nextItem(s.b, s.i, ']'); done {
 			return n, nil
-		case ',':
-			s.i++
-			s.ws()
 		}
 		if err := elem(n); err != nil {
 			return 0, at(err, strconv.Itoa(n))
@@ -447,13 +387,13 @@ func (s *dscan) array(elem func(i int) error) (int, error) {
 	}
 }
 
-func (s *dscan) strs(v *[]string, intern bool) error {
-	out := make([]string, 0, 2)
+// slice decodes an array into a new slice; null gives nil.
+func slice[T any](s *dscan, v *[]T, capHint int, one func(*T) error) error {
+	out := make([]T, 0, capHint)
 	n, err := s.array(func(int) error {
-		var x string
-		err := s.str(&x, intern)
-		out = append(out, x)
-		return err
+		var zero T
+		out = append(out, zero)
+		return one(&out[len(out)-1])
 	})
 	if err != nil {
 		return err
@@ -465,29 +405,14 @@ func (s *dscan) strs(v *[]string, intern bool) error {
 	return nil
 }
 
-func (s *dscan) int64s(v *[]int64) error {
-	out := make([]int64, 0, 4)
-	n, err := s.array(func(int) error {
-		var x int64
-		err := s.int64(&x)
-		out = append(out, x)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if n < 0 {
-		out = nil
-	}
-	*v = out
-	return nil
+func (s *dscan) strs(v *[]string, intern bool) error {
+	return slice(s, v, 2, func(x *string) error { return s.str(x, intern) })
 }
+
+func (s *dscan) int64s(v *[]int64) error { return slice(s, v, 4, s.int64) }
 
 func (s *dscan) tensors(v *[]Tensor) error {
-	out := make([]Tensor, 0, 2)
-	n, err := s.array(func(int) error {
-		out = append(out, Tensor{})
-		t := &out[len(out)-1]
+	return slice(s, v, 2, func(t *Tensor) error {
 		return s.object(func(name []byte) error {
 			switch string(name) {
 			case "Name":
@@ -505,14 +430,6 @@ func (s *dscan) tensors(v *[]Tensor) error {
 			return nil
 		})
 	})
-	if err != nil {
-		return err
-	}
-	if n < 0 {
-		out = nil
-	}
-	*v = out
-	return nil
 }
 
 func (s *dscan) layer(l *Layer) error {

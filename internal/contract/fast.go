@@ -256,73 +256,17 @@ func (c *fastChecker) fail(last, format string, args ...any) {
 	}
 }
 
-func (c *fastChecker) ws() {
-	for c.i < len(c.b) {
-		switch c.b[c.i] {
-		case ' ', '\t', '\n', '\r':
-			c.i++
-		default:
-			return
-		}
-	}
-}
+func (c *fastChecker) ws() { c.i = skipWS(c.b, c.i) }
 
 // str consumes a string and returns its raw contents.
 func (c *fastChecker) str() []byte {
-	start := c.i + 1
-	j := start
-	for j < len(c.b) {
-		switch c.b[j] {
-		case '\\':
-			j += 2
-			continue
-		case '"':
-			c.i = j + 1
-			return c.b[start:j]
-		}
-		j++
-	}
-	c.i = len(c.b)
-	return c.b[start:]
+	raw, end, _ := scanString(c.b, c.i)
+	c.i = end
+	return raw
 }
 
 // skip consumes any value.
-func (c *fastChecker) skip() {
-	c.ws()
-	if c.i >= len(c.b) {
-		return
-	}
-	switch c.b[c.i] {
-	case '"':
-		c.str()
-	case '{', '[':
-		depth := 0
-		for c.i < len(c.b) {
-			switch c.b[c.i] {
-			case '"':
-				c.str()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					c.i++
-					return
-				}
-			}
-			c.i++
-		}
-	default:
-		for c.i < len(c.b) {
-			switch c.b[c.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return
-			}
-			c.i++
-		}
-	}
-}
+func (c *fastChecker) skip() { c.i = valueEnd(c.b, c.i) }
 
 func unquoteRaw(raw []byte) string {
 	for _, ch := range raw {
@@ -375,7 +319,7 @@ func (c *fastChecker) check(n *fnode) {
 		if !ok {
 			got := kindsString(kind)
 			if kind == kNumber {
-				got = "number " + string(c.b[start:c.numEnd()])
+				got = "number " + string(c.b[start:scalarEnd(c.b, c.i)])
 			}
 			c.fail("", "got %s, want %s", got, kindsString(n.types))
 			c.skip()
@@ -418,14 +362,6 @@ func (c *fastChecker) check(n *fnode) {
 	}
 }
 
-func (c *fastChecker) numEnd() int {
-	j := c.i
-	for j < len(c.b) && strings.IndexByte(",}] \t\r\n", c.b[j]) < 0 {
-		j++
-	}
-	return j
-}
-
 func parseNum(b []byte) float64 {
 	if len(b) == 0 {
 		return math.NaN()
@@ -446,14 +382,9 @@ func (c *fastChecker) object(n *fnode) {
 	c.i++ // {
 	var seen uint64
 	for {
-		c.ws()
-		if c.b[c.i] == '}' {
-			c.i++
+		var done bool
+		if c.i, done = nextItem(c.b, c.i, '}'); done {
 			break
-		}
-		if c.b[c.i] == ',' {
-			c.i++
-			c.ws()
 		}
 		name := c.str()
 		c.ws()
@@ -492,14 +423,9 @@ func (c *fastChecker) array(n *fnode) {
 	c.i++ // [
 	count := 0
 	for {
-		c.ws()
-		if c.b[c.i] == ']' {
-			c.i++
+		var done bool
+		if c.i, done = nextItem(c.b, c.i, ']'); done {
 			break
-		}
-		if c.b[c.i] == ',' {
-			c.i++
-			c.ws()
 		}
 		var item *fnode
 		if count < len(n.prefix) {

@@ -50,13 +50,9 @@ func (d *decoder) missing(off int, what string) {
 func (d *decoder) layer(l *engine.Layer, idx int) {
 	l.Index = idx
 	start := d.pos
-	d.pos++
-	d.enter()
 	d.params = d.params[:0]
 	d.seen = 0
-	if d.peek() == '}' {
-		d.pos++
-		d.depth--
+	if d.open('}') {
 		d.missing(start, fmt.Sprintf("layer %d is an empty object (no \"Name\")", idx))
 	}
 	for {
@@ -110,9 +106,19 @@ func (d *decoder) layer(l *engine.Layer, idx int) {
 	l.Params = d.paramSlab.take(d.params)
 }
 
-// strField reads a string-valued field. null reads as ""; any other type is
-// kept as a raw param under its key so nothing is lost.
+// strField reads a string-valued field of a layer; see strInto.
 func (d *decoder) strField(kraw []byte, kesc, intern bool) string {
+	return d.strInto(&d.params, kraw, kesc, intern)
+}
+
+// tensorStr reads an interned string field of a tensor; see strInto.
+func (d *decoder) tensorStr(kraw []byte, kesc bool) string {
+	return d.strInto(&d.extra, kraw, kesc, true)
+}
+
+// strInto reads a string-valued field. null reads as ""; any other type is
+// kept as a raw param in others under its key so nothing is lost.
+func (d *decoder) strInto(others *[]engine.Param, kraw []byte, kesc, intern bool) string {
 	switch d.peek() {
 	case '"':
 		raw, esc := d.rawString()
@@ -124,7 +130,7 @@ func (d *decoder) strField(kraw []byte, kesc, intern bool) string {
 		d.literal()
 		return ""
 	}
-	d.params = append(d.params, engine.Param{Key: d.istr(kraw, kesc), Value: d.raw()})
+	*others = append(*others, engine.Param{Key: d.istr(kraw, kesc), Value: d.raw()})
 	return ""
 }
 
@@ -178,12 +184,8 @@ func (d *decoder) tensorList(field string, idx int) []engine.Tensor {
 	default:
 		d.missing(d.pos, fmt.Sprintf("%q of layer %d is not a list of tensors", field, idx))
 	}
-	d.pos++
-	d.enter()
 	d.tensors = d.tensors[:0]
-	if d.peek() == ']' {
-		d.pos++
-		d.depth--
+	if d.open(']') {
 		return nil
 	}
 	for {
@@ -208,15 +210,10 @@ func (d *decoder) tensorList(field string, idx int) []engine.Tensor {
 func (d *decoder) tensor(field string, idx, ti int) engine.Tensor {
 	var t engine.Tensor
 	start := d.pos
-	d.pos++
-	d.enter()
 	d.extra = d.extra[:0]
 	hasName := false
 	var format, dtype string
-	if d.peek() == '}' {
-		d.pos++
-		d.depth--
-	} else {
+	if !d.open('}') {
 		for {
 			kraw, kesc := d.key()
 			switch string(kraw) {
@@ -254,21 +251,6 @@ func (d *decoder) tensor(field string, idx, ti int) engine.Tensor {
 	}
 	t.Extra = d.paramSlab.take(d.extra)
 	return t
-}
-
-// tensorStr reads an interned string field of a tensor; other types go to
-// the tensor's Extra.
-func (d *decoder) tensorStr(kraw []byte, kesc bool) string {
-	switch d.peek() {
-	case '"':
-		raw, esc := d.rawString()
-		return d.istr(raw, esc)
-	case 'n':
-		d.literal()
-		return ""
-	}
-	d.extra = append(d.extra, engine.Param{Key: d.istr(kraw, kesc), Value: d.raw()})
-	return ""
 }
 
 func (d *decoder) joinFormat(format, dtype string) string {

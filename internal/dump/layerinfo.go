@@ -72,14 +72,9 @@ func (s *scanner) valueKind() string {
 // layerRoot reads {"Layers": [...], "Bindings": [...] | "I/O Tensors": [...]}.
 func (d *decoder) layerRoot(li *engine.LayerInfo) {
 	start := d.pos
-	d.pos++
-	d.enter()
 	var keys []string
 	sawLayers := false
-	if d.peek() == '}' {
-		d.pos++
-		d.depth--
-	} else {
+	if !d.open('}') {
 		for {
 			kraw, kesc := d.key()
 			switch k := string(d.decoded(kraw, kesc)); k {
@@ -144,11 +139,7 @@ func (d *decoder) ioList(li *engine.LayerInfo, field string) {
 	default:
 		d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("%q is %s, not a list", field, d.valueKind()), fixNotLayerInfo)
 	}
-	d.pos++
-	d.enter()
-	if d.peek() == ']' {
-		d.pos++
-		d.depth--
+	if d.open(']') {
 		return
 	}
 	for {
@@ -171,14 +162,9 @@ func (d *decoder) ioList(li *engine.LayerInfo, field string) {
 func (d *decoder) ioTensor(field string, i int) engine.IOTensor {
 	var t engine.IOTensor
 	start := d.pos
-	d.pos++
-	d.enter()
 	d.extra = d.extra[:0]
 	hasName := false
-	if d.peek() == '}' {
-		d.pos++
-		d.depth--
-	} else {
+	if !d.open('}') {
 		for {
 			kraw, kesc := d.key()
 			switch string(kraw) {
@@ -214,13 +200,10 @@ func (d *decoder) ioTensor(field string, i int) engine.IOTensor {
 // layerList reads the list of layers at the current position ('['): layer
 // objects, or names only.
 func (d *decoder) layerList(li *engine.LayerInfo) {
-	d.pos++
-	d.enter()
-	switch d.peek() {
-	case ']':
-		d.pos++
-		d.depth--
+	if d.open(']') {
 		return
+	}
+	switch d.peek() {
 	case '"':
 		li.NamesOnly = true
 		li.Layers = d.nameList(li.Layers[:0])

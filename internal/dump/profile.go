@@ -55,11 +55,7 @@ func ParseProfile(data []byte) (p *engine.Profile, err error) {
 // trtexecProfile reads [{"count": N}, {"name", "timeMs", "averageMs",
 // "medianMs", "percentage"}, ...].
 func (s *scanner) trtexecProfile(p *engine.Profile) {
-	s.pos++
-	s.enter()
-	if s.peek() == ']' {
-		s.pos++
-		s.depth--
+	if s.open(']') {
 		return
 	}
 	var recs chunked[engine.ProfileRecord]
@@ -88,15 +84,10 @@ const (
 
 func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRecord], i int) {
 	start := s.pos
-	s.pos++
-	s.enter()
 	var r engine.ProfileRecord
 	var count float64
 	var seen int
-	if s.peek() == '}' {
-		s.pos++
-		s.depth--
-	} else {
+	if !s.open('}') {
 		for {
 			kraw, _ := s.key()
 			switch string(kraw) {
@@ -173,11 +164,7 @@ func (s *scanner) optFloat(seen, bit, i int, field string) (float64, int) {
 // the samples.
 func (s *scanner) latencyDict(p *engine.Profile) {
 	start := s.pos
-	s.pos++
-	s.enter()
-	if s.peek() == '}' {
-		s.pos++
-		s.depth--
+	if s.open('}') {
 		return
 	}
 	var samples []float64
@@ -234,11 +221,7 @@ func (s *scanner) latencyDict(p *engine.Profile) {
 // element is the number (the rest, e.g. a timestamp, is validated and
 // ignored).
 func (s *scanner) sampleList(out []float64, name string) []float64 {
-	s.pos++
-	s.enter()
-	if s.peek() == ']' {
-		s.pos++
-		s.depth--
+	if s.open(']') {
 		return out
 	}
 	for {

@@ -120,6 +120,20 @@ func (s *scanner) enter() {
 	}
 }
 
+// open consumes the '{' or '[' at the current position and reports whether
+// the object or list is empty, in which case its closing byte is consumed
+// too.
+func (s *scanner) open(closing byte) (empty bool) {
+	s.pos++
+	s.enter()
+	if s.peek() == closing {
+		s.pos++
+		s.depth--
+		return true
+	}
+	return false
+}
+
 // colon consumes the ':' after an object key.
 func (s *scanner) colon() {
 	if s.peek() != ':' {
@@ -363,9 +377,7 @@ func (s *scanner) number() []byte {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(d, i)
 	default:
 		if i < len(d) && d[i] == 'I' {
 			s.nonFinite()
@@ -376,10 +388,7 @@ func (s *scanner) number() []byte {
 	if i < len(d) && d[i] == '.' {
 		i++
 		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		if i = digitsEnd(d, i); i == j {
 			s.pos = i
 			s.malformed("invalid number: no digits after '.'")
 		}
@@ -390,16 +399,21 @@ func (s *scanner) number() []byte {
 			i++
 		}
 		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
+		if i = digitsEnd(d, i); i == j {
 			s.pos = i
 			s.malformed("invalid number: no digits in exponent")
 		}
 	}
 	s.pos = i
 	return d[start:i]
+}
+
+// digitsEnd returns the index of the first non-digit at or after i.
+func digitsEnd(d []byte, i int) int {
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // parseInt converts a validated JSON number to int64; ok is false for
@@ -457,11 +471,7 @@ func (s *scanner) literal() {
 func (s *scanner) skip() {
 	switch c := s.peek(); c {
 	case '{':
-		s.pos++
-		s.enter()
-		if s.peek() == '}' {
-			s.pos++
-			s.depth--
+		if s.open('}') {
 			return
 		}
 		for {
@@ -472,11 +482,7 @@ func (s *scanner) skip() {
 			}
 		}
 	case '[':
-		s.pos++
-		s.enter()
-		if s.peek() == ']' {
-			s.pos++
-			s.depth--
+		if s.open(']') {
 			return
 		}
 		for {
