@@ -90,6 +90,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	// Layer side first, so the message that says what to do comes first.
 	var layers []engine.Layer
 	optProfiles := []int{0}
+	chosenProfile := 0
 	switch {
 	case b.LayerPath == "":
 		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or pass both files with --data LAYERS PROFILE)", b.Label, filepath.Base(b.ProfilePath), b.Label))
@@ -101,7 +102,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	case len(in.info.Layers) == 0:
 		msgs.error(CodeNoLayers, fmt.Sprintf("layer info %s holds no layers; export it again with trtexec --profilingVerbosity=detailed --exportLayerInfo", filepath.Base(b.LayerPath)))
 	default:
-		layers, optProfiles = firstOptProfile(in.info.Layers, &msgs)
+		layers, optProfiles, chosenProfile = firstOptProfile(in.info.Layers, &msgs)
 	}
 
 	// Profile side.
@@ -116,7 +117,11 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	case len(in.prof.Records) == 0:
 		msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no layer records; export it again with trtexec --exportProfile", filepath.Base(b.ProfilePath)))
 	default:
-		recs = firstOptProfileRecords(in.prof.Records)
+		recs = firstOptProfileRecords(in.prof.Records, chosenProfile)
+		if len(recs) == 0 {
+			msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no records of optimization profile %d, the one analysed; export the profile of that optimization profile (trtexec --profile=%d --exportProfile)", filepath.Base(b.ProfilePath), chosenProfile, chosenProfile))
+			recs = nil
+		}
 		if in.prof.Kind == engine.ProfileLatencyDict {
 			msgs.info(CodeProfileSourceLatency, fmt.Sprintf("timing comes from per-layer latency samples in %s (%d records): average, median and share are computed from the samples", filepath.Base(b.ProfilePath), len(recs)))
 		}
@@ -249,55 +254,60 @@ func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileR
 	out.Concentration = concentration(out.Records, total)
 }
 
-// firstOptProfile keeps the layers of optimization profile 0. trtexec
-// profiles profile 0 unless told otherwise (--profile), and the other
-// profiles repeat the same kernels at other shapes; they are counted in an
-// info message rather than reported as separate backends.
-func firstOptProfile(ls []engine.Layer, msgs *messages) ([]engine.Layer, []int) {
-	seen := map[int]bool{0: true}
-	profiles := []int{0}
-	kept := ls
-	others := 0
+// firstOptProfile keeps the layers of the first optimization profile
+// present (0 in any normal dump). trtexec profiles profile 0 unless told
+// otherwise (--profile), and the other profiles repeat the same kernels at
+// other shapes; they are counted in an info message rather than reported as
+// separate backends. It returns the kept layers, every profile seen, and
+// the one kept.
+func firstOptProfile(ls []engine.Layer, msgs *messages) ([]engine.Layer, []int, int) {
+	seen := map[int]bool{}
+	var profiles []int
 	for i := range ls {
-		if p := ls[i].OptProfile; p != 0 {
-			others++
-			if !seen[p] {
-				seen[p] = true
-				profiles = append(profiles, p)
-			}
+		if p := ls[i].OptProfile; !seen[p] {
+			seen[p] = true
+			profiles = append(profiles, p)
 		}
 	}
-	if others > 0 {
-		kept = make([]engine.Layer, 0, len(ls)-others)
-		for _, l := range ls {
-			if l.OptProfile == 0 {
-				l.Index = len(kept)
-				kept = append(kept, l)
-			}
-		}
-		slices.Sort(profiles)
-		msgs.info(CodeOptProfilesSetAside, fmt.Sprintf("the engine has %d optimization profiles; profile 0 is analysed (trtexec profiles it by default) and %d layers of profiles %v are set aside", len(profiles), others, profiles[1:]))
+	slices.Sort(profiles)
+	chosen := profiles[0]
+	if len(profiles) == 1 {
+		return ls, profiles, chosen
 	}
-	return kept, profiles
+	kept := make([]engine.Layer, 0, len(ls))
+	for _, l := range ls {
+		if l.OptProfile == chosen {
+			l.Index = len(kept)
+			kept = append(kept, l)
+		}
+	}
+	msgs.info(CodeOptProfilesSetAside, fmt.Sprintf("the engine has %d optimization profiles; profile %d is analysed (trtexec profiles the first by default) and %d layers of profiles %v are set aside", len(profiles), chosen, len(ls)-len(kept), profiles[1:]))
+	return kept, profiles, chosen
 }
 
-// firstOptProfileRecords keeps the records of optimization profile 0. Their
-// dump percentages are shares of all profiles together, so they are
-// recomputed as shares of profile 0's time.
-func firstOptProfileRecords(rs []engine.ProfileRecord) []engine.ProfileRecord {
+// firstOptProfileRecords keeps the records of optimization profile chosen.
+// When records of other profiles were dropped, the dump percentages are
+// shares of all profiles together, so they are recomputed as shares of the
+// kept profile's time.
+func firstOptProfileRecords(rs []engine.ProfileRecord, chosen int) []engine.ProfileRecord {
+	mixed := false
 	for _, r := range rs {
-		if r.OptProfile != 0 {
-			kept := make([]engine.ProfileRecord, 0, len(rs))
-			for _, r := range rs {
-				if r.OptProfile == 0 {
-					r.HasPercent = false
-					kept = append(kept, r)
-				}
-			}
-			return kept
+		if r.OptProfile != chosen {
+			mixed = true
+			break
 		}
 	}
-	return rs
+	if !mixed {
+		return rs
+	}
+	kept := make([]engine.ProfileRecord, 0, len(rs))
+	for _, r := range rs {
+		if r.OptProfile == chosen {
+			r.HasPercent = false
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 func distinctSubgraphs(ls []engine.Layer) []string {

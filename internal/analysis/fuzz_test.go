@@ -1,0 +1,50 @@
+package analysis
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
+)
+
+// FuzzAnalyze feeds arbitrary layer-info and profile bytes through the
+// whole analysis: it must never panic, and whatever it writes must pass the
+// contract (a broken input is a failed backend, never a broken file).
+func FuzzAnalyze(f *testing.F) {
+	f.Add([]byte(`{"Layers":[{"Name":"a","LayerType":"CaskConvolution","Inputs":[{"Name":"x","Dimensions":[1,3],"Format/Datatype":"Half"}],"Outputs":[{"Name":"y","Dimensions":[1,3],"Format/Datatype":"Half"}]}],"Bindings":["x","y"]}`),
+		[]byte(`[{"count":10},{"name":"a","timeMs":1,"averageMs":0.1,"medianMs":0.1,"percentage":100}]`))
+	f.Add([]byte(`[{"Name":"a","Inputs":[{"Name":"t"}],"Outputs":[{"Name":"t"}]},{"Name":"a","Inputs":[],"Outputs":[{"Name":"u"}]}]`),
+		[]byte(`{"a":[0.1,0.2],"b":[[0.3,"ts"]]}`))
+	f.Add([]byte(`{"Layers":["a","b"]}`), []byte(`[{"name":"a","timeMs":0,"averageMs":0,"percentage":0}][{"count":1}]`))
+	f.Add([]byte(`{"Layers":[{"Name":"a [profile 1]","_subgraph":3,"Outputs":[{"Name":"o","Dimensions":[-1]}]}],"I/O Tensors":[{"Name":"o","IOMode":"Input"}]}`),
+		[]byte(`[{"name":"a [profile 1]","timeMs":-1,"averageMs":1e308,"percentage":1e308}]`))
+	f.Fuzz(func(t *testing.T, layers, profile []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "layers_x.json"), layers, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "profile_x.json"), profile, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := discover.Folder(dir)
+		if err != nil {
+			t.Fatalf("discover: %v", err)
+		}
+		d, err := Analyze(sc, Options{})
+		if err != nil {
+			t.Fatalf("analyze: %v", err)
+		}
+		var buf bytes.Buffer
+		if err := contract.Encode(&buf, d); err != nil {
+			// Only non-finite numbers are refused by the encoder; the
+			// parsers must already have turned those into a failed backend.
+			t.Fatalf("encode: %v", err)
+		}
+		if r := contract.Validate(buf.Bytes()); !r.SchemaOK() || !r.SemanticOK() {
+			t.Fatalf("output breaks the contract: schema %v semantic %v", r.Schema, r.Semantic)
+		}
+	})
+}
