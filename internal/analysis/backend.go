@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,7 +119,10 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no layer records; export it again with trtexec --exportProfile", filepath.Base(b.ProfilePath)))
 	default:
 		recs = firstOptProfileRecords(in.prof.Records, chosenProfile)
-		if len(recs) == 0 {
+		if problem := badTimes(recs); problem != "" {
+			msgs.error(CodeBadTimes, fmt.Sprintf("profile %s: %s; export the profile again with trtexec --exportProfile", filepath.Base(b.ProfilePath), problem))
+			recs = nil
+		} else if len(recs) == 0 {
 			msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no records of optimization profile %d, the one analysed; export the profile of that optimization profile (trtexec --profile=%d --exportProfile)", filepath.Base(b.ProfilePath), chosenProfile, chosenProfile))
 			recs = nil
 		}
@@ -320,4 +324,23 @@ func distinctSubgraphs(ls []engine.Layer) []string {
 		}
 	}
 	return out
+}
+
+// badTimes describes profile values no engine can produce: negative times,
+// or times so large that their sum is not a finite number.
+func badTimes(recs []engine.ProfileRecord) string {
+	var sumTime, sumAvg, sumMedian, sumPct float64
+	for i, r := range recs {
+		if r.TimeMs < 0 || r.AverageMs < 0 || r.MedianMs < 0 || r.Percentage < 0 {
+			return fmt.Sprintf("record %d (%q) has a negative time or percentage", i, shorten(r.Name, 80))
+		}
+		sumTime += r.TimeMs
+		sumAvg += r.AverageMs
+		sumMedian += r.MedianMs
+		sumPct += r.Percentage
+	}
+	if math.IsInf(sumTime, 0) || math.IsInf(sumAvg, 0) || math.IsInf(sumMedian, 0) || math.IsInf(sumPct, 0) {
+		return "its times are too large to add up (the sum overflows)"
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ const (
 	CodeNoProfile            = "no_profile"
 	CodeNoLayers             = "no_layers"
 	CodeEmptyProfile         = "empty_profile"
+	CodeBadTimes             = "profile_bad_times"
 	CodeNameMismatch         = "name_mismatch"
 	CodeNotDAG               = "graph_not_dag"
 	CodeInputProduced        = "graph_input_produced"

@@ -21,6 +21,10 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte(`{"Layers":["a","b"]}`), []byte(`[{"name":"a","timeMs":0,"averageMs":0,"percentage":0}][{"count":1}]`))
 	f.Add([]byte(`{"Layers":[{"Name":"a [profile 1]","_subgraph":3,"Outputs":[{"Name":"o","Dimensions":[-1]}]}],"I/O Tensors":[{"Name":"o","IOMode":"Input"}]}`),
 		[]byte(`[{"name":"a [profile 1]","timeMs":-1,"averageMs":1e308,"percentage":1e308}]`))
+	two := []byte(`{"Layers":[{"Name":"a","Inputs":[{"Name":"x"}],"Outputs":[{"Name":"y"}]},{"Name":"b","Inputs":[{"Name":"y"}],"Outputs":[{"Name":"z"}]}]}`)
+	f.Add(two, []byte(`[{"count":1},{"name":"a","timeMs":1e308,"averageMs":1e308,"percentage":50},{"name":"b","timeMs":1e308,"averageMs":1e308,"percentage":50}]`))
+	f.Add(two, []byte(`[{"name":"a","timeMs":-1,"averageMs":0.1,"percentage":50},{"name":"b","timeMs":0,"averageMs":0,"percentage":0}]`))
+	f.Add(two, []byte(`[{"name":"a","timeMs":0,"averageMs":0,"percentage":0},{"name":"b","timeMs":0,"averageMs":0,"percentage":0}]`))
 	f.Fuzz(func(t *testing.T, layers, profile []byte) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "layers_x.json"), layers, 0o644); err != nil {
