@@ -1,68 +1,18 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
-	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/graph"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
-
-// inputs are the parsed files of one backend.
-type inputs struct {
-	info    *engine.LayerInfo
-	infoErr error
-	prof    *engine.Profile
-	profErr error
-}
-
-// readInputs parses the layer info and the profile concurrently: on big
-// engines both files are large and independent.
-func readInputs(b discover.Backend) inputs {
-	var in inputs
-	var wg sync.WaitGroup
-	if b.LayerPath != "" {
-		wg.Go(func() { in.info, in.infoErr = dump.ReadLayerInfo(b.LayerPath) })
-	}
-	if b.ProfilePath != "" {
-		wg.Go(func() { in.prof, in.profErr = dump.ReadProfile(b.ProfilePath) })
-	}
-	wg.Wait()
-	return in
-}
-
-func strPtr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// readError turns a parse or I/O error into a message with a stable code.
-func readError(side, path string, err error) (code, text string) {
-	var fe *dump.FormatError
-	if errors.As(err, &fe) {
-		return side + "_" + fe.Code, fmt.Sprintf("%s %s: %s", sideWords(side), filepath.Base(path), fe.Error())
-	}
-	return side + "_unreadable", fmt.Sprintf("%s %s cannot be read: %v; check the file exists and is readable", sideWords(side), filepath.Base(path), err)
-}
-
-func sideWords(side string) string {
-	if side == sideLayerInfo {
-		return "layer info"
-	}
-	return "profile"
-}
 
 func newBackend(b discover.Backend) contract.Backend {
 	return contract.Backend{
@@ -225,95 +175,6 @@ func infoOrNil(info *engine.LayerInfo, ok bool) *engine.LayerInfo {
 	return nil
 }
 
-// fillTiming computes timing, count, records and breakdowns of a backend
-// whose gate passed with a profile.
-func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileRecord, m matchResult, layers []engine.Layer, facts []layerfacts.Facts, msgs *messages) {
-	// A profile without percentages (or a latency dict) gets each record's
-	// share of the summed averages.
-	var sumAvg float64
-	for _, r := range recs {
-		sumAvg += r.AverageMs
-	}
-	for i := range recs {
-		if !recs[i].HasPercent {
-			recs[i].Percentage = share(recs[i].AverageMs, sumAvg)
-		}
-	}
-	count, source := iterations(p)
-	out.Count, out.CountSource = count, source
-	switch source {
-	case CountFromTimeRatio:
-		msgs.info(CodeCountInferred, fmt.Sprintf("the profile has no {\"count\": N} header; %d iterations inferred from the typical timeMs / averageMs ratio", *count))
-	case CountUnknown:
-		msgs.info(CodeCountUnknown, "the profile says nothing of how many iterations were timed")
-	}
-	sub := *p
-	sub.Records = recs
-	out.Timing = timing(&sub, count, msgs)
-	out.Records = buildRecords(recs, m.layerOf, layers, facts)
-	total := out.Timing.AverageInferenceMs
-	out.TypeBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.LayerType} })
-	out.PrecisionBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.Precision} })
-	out.TagBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return r.Tags })
-	out.Concentration = concentration(out.Records, total)
-}
-
-// firstOptProfile keeps the layers of the first optimization profile
-// present (0 in any normal dump). trtexec profiles profile 0 unless told
-// otherwise (--profile), and the other profiles repeat the same kernels at
-// other shapes; they are counted in an info message rather than reported as
-// separate backends. It returns the kept layers, every profile seen, and
-// the one kept.
-func firstOptProfile(ls []engine.Layer, msgs *messages) ([]engine.Layer, []int, int) {
-	seen := map[int]bool{}
-	var profiles []int
-	for i := range ls {
-		if p := ls[i].OptProfile; !seen[p] {
-			seen[p] = true
-			profiles = append(profiles, p)
-		}
-	}
-	slices.Sort(profiles)
-	chosen := profiles[0]
-	if len(profiles) == 1 {
-		return ls, profiles, chosen
-	}
-	kept := make([]engine.Layer, 0, len(ls))
-	for _, l := range ls {
-		if l.OptProfile == chosen {
-			l.Index = len(kept)
-			kept = append(kept, l)
-		}
-	}
-	msgs.info(CodeOptProfilesSetAside, fmt.Sprintf("the engine has %d optimization profiles; profile %d is analysed (trtexec profiles the first by default) and %d layers of profiles %v are set aside", len(profiles), chosen, len(ls)-len(kept), profiles[1:]))
-	return kept, profiles, chosen
-}
-
-// firstOptProfileRecords keeps the records of optimization profile chosen.
-// When records of other profiles were dropped, the dump percentages are
-// shares of all profiles together, so they are recomputed as shares of the
-// kept profile's time.
-func firstOptProfileRecords(rs []engine.ProfileRecord, chosen int) []engine.ProfileRecord {
-	mixed := false
-	for _, r := range rs {
-		if r.OptProfile != chosen {
-			mixed = true
-			break
-		}
-	}
-	if !mixed {
-		return rs
-	}
-	kept := make([]engine.ProfileRecord, 0, len(rs))
-	for _, r := range rs {
-		if r.OptProfile == chosen {
-			r.HasPercent = false
-			kept = append(kept, r)
-		}
-	}
-	return kept
-}
-
 func distinctSubgraphs(ls []engine.Layer) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -324,23 +185,4 @@ func distinctSubgraphs(ls []engine.Layer) []string {
 		}
 	}
 	return out
-}
-
-// badTimes describes profile values no engine can produce: negative times,
-// or times so large that their sum is not a finite number.
-func badTimes(recs []engine.ProfileRecord) string {
-	var sumTime, sumAvg, sumMedian, sumPct float64
-	for i, r := range recs {
-		if r.TimeMs < 0 || r.AverageMs < 0 || r.MedianMs < 0 || r.Percentage < 0 {
-			return fmt.Sprintf("record %d (%q) has a negative time or percentage", i, shorten(r.Name, 80))
-		}
-		sumTime += r.TimeMs
-		sumAvg += r.AverageMs
-		sumMedian += r.MedianMs
-		sumPct += r.Percentage
-	}
-	if math.IsInf(sumTime, 0) || math.IsInf(sumAvg, 0) || math.IsInf(sumMedian, 0) || math.IsInf(sumPct, 0) {
-		return "its times are too large to add up (the sum overflows)"
-	}
-	return ""
 }

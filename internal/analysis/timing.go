@@ -7,6 +7,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // Count sources.
@@ -93,4 +94,37 @@ func timing(p *engine.Profile, count *int64, msgs *messages) *contract.Timing {
 		msgs.warning(CodeTimeAvgCount, fmt.Sprintf("%d of %d records have timeMs different from averageMs × count (%d) by more than 1%%", mismatched, n, *count))
 	}
 	return t
+}
+
+// fillTiming computes timing, count, records and breakdowns of a backend
+// whose gate passed with a profile.
+func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileRecord, m matchResult, layers []engine.Layer, facts []layerfacts.Facts, msgs *messages) {
+	// A profile without percentages (or a latency dict) gets each record's
+	// share of the summed averages.
+	var sumAvg float64
+	for _, r := range recs {
+		sumAvg += r.AverageMs
+	}
+	for i := range recs {
+		if !recs[i].HasPercent {
+			recs[i].Percentage = share(recs[i].AverageMs, sumAvg)
+		}
+	}
+	count, source := iterations(p)
+	out.Count, out.CountSource = count, source
+	switch source {
+	case CountFromTimeRatio:
+		msgs.info(CodeCountInferred, fmt.Sprintf("the profile has no {\"count\": N} header; %d iterations inferred from the typical timeMs / averageMs ratio", *count))
+	case CountUnknown:
+		msgs.info(CodeCountUnknown, "the profile says nothing of how many iterations were timed")
+	}
+	sub := *p
+	sub.Records = recs
+	out.Timing = timing(&sub, count, msgs)
+	out.Records = buildRecords(recs, m.layerOf, layers, facts)
+	total := out.Timing.AverageInferenceMs
+	out.TypeBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.LayerType} })
+	out.PrecisionBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.Precision} })
+	out.TagBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return r.Tags })
+	out.Concentration = concentration(out.Records, total)
 }

@@ -1,0 +1,58 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/engine"
+)
+
+// inputs are the parsed files of one backend.
+type inputs struct {
+	info    *engine.LayerInfo
+	infoErr error
+	prof    *engine.Profile
+	profErr error
+}
+
+// readInputs parses the layer info and the profile concurrently: on big
+// engines both files are large and independent.
+func readInputs(b discover.Backend) inputs {
+	var in inputs
+	var wg sync.WaitGroup
+	if b.LayerPath != "" {
+		wg.Go(func() { in.info, in.infoErr = dump.ReadLayerInfo(b.LayerPath) })
+	}
+	if b.ProfilePath != "" {
+		wg.Go(func() { in.prof, in.profErr = dump.ReadProfile(b.ProfilePath) })
+	}
+	wg.Wait()
+	return in
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// readError turns a parse or I/O error into a message with a stable code.
+func readError(side, path string, err error) (code, text string) {
+	var fe *dump.FormatError
+	if errors.As(err, &fe) {
+		return side + "_" + fe.Code, fmt.Sprintf("%s %s: %s", sideWords(side), filepath.Base(path), fe.Error())
+	}
+	return side + "_unreadable", fmt.Sprintf("%s %s cannot be read: %v; check the file exists and is readable", sideWords(side), filepath.Base(path), err)
+}
+
+func sideWords(side string) string {
+	if side == sideLayerInfo {
+		return "layer info"
+	}
+	return "profile"
+}
