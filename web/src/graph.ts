@@ -8,6 +8,10 @@ import type { Model } from "./model";
 /** Engines above this many layers start grouped. */
 export const COLLAPSE_ABOVE = 2000;
 const GROUP_TARGET = 600;
+/** Largest minimap size in CSS pixels. */
+const MINI_W = 160;
+const MINI_H = 200;
+const MINI_MIN_W = 48;
 
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6", "#d37295"];
 
@@ -30,6 +34,13 @@ export class GraphView {
   private typeColor = new Map<string, string>();
   private selected = -1;
   private highlight: Set<number> | null = null;
+  /** highlighted layers per group, so a collapsed group can show that it holds some */
+  private hlCount: Int32Array | null = null;
+  private marks: HTMLElement;
+  private mini: HTMLCanvasElement;
+  private miniBase: HTMLCanvasElement | null = null; // node boxes, redrawn only when the layout or highlight changes
+  private miniKx = 1; // minimap pixels per layout unit
+  private miniKy = 1;
   private frame = 0;
   private searchHits: number[] = [];
   private searchAt = -1;
@@ -68,8 +79,11 @@ export class GraphView {
     const fit = h("button", { id: "graph-fit", text: "Fit", on: { click: () => this.fit(true) } });
     this.info = h("span", { class: "muted graph-info", id: "graph-info" });
     this.legend = h("div", { class: "legend", id: "graph-legend" });
-    const wrap = h("div", { class: "canvas-wrap" }, this.canvas);
-    this.el = h("div", { class: "graph" }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), wrap, this.legend);
+    this.marks = h("div", { class: "graph-marks", id: "graph-marks", attrs: { "aria-live": "polite" } });
+    this.mini = h("canvas", { id: "graph-minimap", class: "minimap", title: "Overview: click or drag to move the view", attrs: { "aria-label": "Graph overview" } });
+    this.mini.hidden = true;
+    const wrap = h("div", { class: "canvas-wrap" }, this.canvas, this.mini);
+    this.el = h("div", { class: "graph" }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), this.marks, wrap, this.legend);
 
     this.regroup(group.value, false);
     this.drawLegend();
@@ -80,11 +94,15 @@ export class GraphView {
   select(layer: number): void {
     this.selected = layer;
     this.centreOn(layer);
+    this.updateMarks();
     this.schedule();
   }
 
   setHighlight(layers: Set<number> | null): void {
     this.highlight = layers;
+    this.countHighlight();
+    this.updateMarks();
+    this.miniBase = null;
     if (layers && layers.size) {
       let first = -1;
       for (const l of layers) if (first < 0 || this.m.pos[l] < this.m.pos[first]) first = l;
@@ -119,18 +137,78 @@ export class GraphView {
     return this.lay.count;
   }
 
+  /** Test hook: how a layer is shown — its own node or inside a collapsed
+   *  group — and what that node is marked with. */
+  nodeState(layer: number): { group: string; highlighted: number; selected: boolean } | null {
+    if (layer < 0 || layer >= this.m.n) return null;
+    const v = this.lay.nodeOf[layer];
+    const g = this.lay.group[v];
+    return {
+      group: g >= 0 ? this.grouping!.names[g] : "",
+      highlighted: g >= 0 ? (this.hlCount ? this.hlCount[g] : 0) : this.highlight && this.highlight.has(layer) ? 1 : 0,
+      selected: this.selected >= 0 && this.lay.nodeOf[this.selected] === v,
+    };
+  }
+
+  /** Test hook: whether a layer's node is (partly) inside the canvas view. */
+  inView(layer: number): boolean {
+    if (layer < 0 || layer >= this.m.n) return false;
+    const v = this.lay.nodeOf[layer];
+    const x = this.lay.x[v] * this.s + this.tx;
+    const y = this.lay.y[v] * this.s + this.ty;
+    return x + NODE_W * this.s > 0 && x < this.w && y + NODE_H * this.s > 0 && y < this.hgt;
+  }
+
+  private countHighlight(): void {
+    this.hlCount = null;
+    if (!this.grouping || !this.highlight || !this.highlight.size) return;
+    const c = new Int32Array(this.grouping.names.length);
+    for (const l of this.highlight) {
+      const g = l >= 0 && l < this.m.n ? this.grouping.of[l] : -1;
+      if (g >= 0) c[g]++;
+    }
+    this.hlCount = c;
+  }
+
+  /** Says in text what the canvas marks inside collapsed groups (also the
+   *  state the browser tests read). */
+  private updateMarks(): void {
+    const parts: string[] = [];
+    let layers = 0;
+    let groups = 0;
+    if (this.hlCount && this.expanded) {
+      for (let g = 0; g < this.hlCount.length; g++) {
+        if (this.hlCount[g] && !this.expanded[g]) {
+          groups++;
+          layers += this.hlCount[g];
+        }
+      }
+    }
+    if (groups) parts.push(`${layers.toLocaleString("en-US")} highlighted layer${layers === 1 ? "" : "s"} inside ${groups.toLocaleString("en-US")} collapsed group${groups === 1 ? "" : "s"} (orange outline)`);
+    const sel = this.selected;
+    const sg = sel >= 0 && sel < this.m.n && this.grouping && this.expanded ? this.grouping.of[sel] : -1;
+    if (sg >= 0 && !this.expanded![sg]) parts.push(`the selected layer is inside group "${this.grouping!.names[sg]}": click the group to expand it`);
+    this.marks.textContent = parts.join(" · ");
+    this.marks.hidden = parts.length === 0;
+    this.canvas.dataset.highlightGroups = String(groups);
+    this.canvas.dataset.highlightInGroups = String(layers);
+  }
+
   private regroup(mode: string, redraw = true): void {
     this.grouping = groupLayers(this.m, mode, GROUP_TARGET);
     this.expanded = this.grouping ? new Uint8Array(this.grouping.names.length) : null;
+    this.countHighlight();
     this.relayout();
     this.fit(redraw);
   }
 
   private relayout(): void {
     this.lay = layout(this.m, this.grouping, this.expanded);
+    this.miniBase = null;
     const groups = this.grouping ? this.grouping.names.length : 0;
     this.info.textContent = `${this.lay.count.toLocaleString("en-US")} nodes, ${(this.lay.edges.length / 2).toLocaleString("en-US")} edges` +
       (groups ? ` · ${groups.toLocaleString("en-US")} groups by ${this.grouping!.name}; click a group to expand it` : "");
+    this.updateMarks();
   }
 
   private expand(group: number, layer: number): void {
@@ -238,6 +316,22 @@ export class GraphView {
         this.schedule();
       }
     });
+    let miniDown = false;
+    const miniPan = (ev: PointerEvent) => {
+      const r = this.mini.getBoundingClientRect();
+      this.panTo((ev.clientX - r.left) / this.miniKx, (ev.clientY - r.top) / this.miniKy);
+    };
+    this.mini.addEventListener("pointerdown", (ev) => {
+      miniDown = true;
+      this.mini.setPointerCapture(ev.pointerId);
+      miniPan(ev);
+    });
+    this.mini.addEventListener("pointermove", (ev) => {
+      if (miniDown) miniPan(ev);
+    });
+    this.mini.addEventListener("pointerup", () => {
+      miniDown = false;
+    });
     this.canvas.addEventListener("pointerup", (ev) => {
       const d = down;
       down = null;
@@ -245,6 +339,76 @@ export class GraphView {
       const r = this.canvas.getBoundingClientRect();
       this.click((ev.clientX - r.left - this.tx) / this.s, (ev.clientY - r.top - this.ty) / this.s);
     });
+  }
+
+  /** Centres the view on a layout point (from the minimap). */
+  private panTo(wx: number, wy: number): void {
+    this.tx = this.w / 2 - wx * this.s;
+    this.ty = this.hgt / 2 - wy * this.s;
+    this.schedule();
+  }
+
+  /** Renders the node boxes of the whole layout into a small offscreen
+   *  canvas, at most MINI_W × MINI_H pixels, as one ImageData: O(nodes +
+   *  pixels), no per-node canvas calls. Highlighted nodes are orange. */
+  private renderMiniBase(): HTMLCanvasElement {
+    const lay = this.lay;
+    const ky = Math.min(MINI_W / Math.max(1, lay.width), MINI_H / Math.max(1, lay.height));
+    // A tall, narrow graph is stretched sideways to stay clickable.
+    const kx = Math.max(ky, Math.min(MINI_W, MINI_MIN_W) / Math.max(1, lay.width));
+    const mw = Math.max(8, Math.ceil(lay.width * kx));
+    const mh = Math.max(8, Math.ceil(lay.height * ky));
+    this.miniKx = kx;
+    this.miniKy = ky;
+    const cell = new Uint8Array(mw * mh); // 0 empty, 1 layer, 2 group, 3 highlighted
+    for (let v = 0; v < lay.count; v++) {
+      const l = lay.layer[v];
+      const hl = l >= 0 ? this.highlight !== null && this.highlight.has(l) : this.hlCount !== null && this.hlCount[lay.group[v]] > 0;
+      const c = hl ? 3 : l >= 0 ? 1 : 2;
+      const x0 = Math.min(mw - 1, Math.floor(lay.x[v] * kx));
+      const y0 = Math.min(mh - 1, Math.floor(lay.y[v] * ky));
+      const x1 = Math.min(mw, Math.max(x0 + 1, Math.round((lay.x[v] + NODE_W) * kx)));
+      const y1 = Math.min(mh, Math.max(y0 + 1, Math.round((lay.y[v] + NODE_H) * ky)));
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (cell[y * mw + x] < c) cell[y * mw + x] = c;
+    }
+    const base = document.createElement("canvas");
+    base.width = mw;
+    base.height = mh;
+    const bctx = base.getContext("2d")!;
+    const img = bctx.createImageData(mw, mh);
+    const px = new Uint32Array(img.data.buffer);
+    // little-endian ABGR
+    const colours = [0xe6fefcfb, 0xffc89e76, 0xff6f6053, 0xff006aff];
+    for (let i = 0; i < cell.length; i++) px[i] = colours[cell[i]];
+    bctx.putImageData(img, 0, 0);
+    return base;
+  }
+
+  /** Shows the overview when the graph does not fit the view: the cached
+   *  boxes plus the current viewport rectangle. */
+  private drawMini(): void {
+    const lay = this.lay;
+    const fits = lay.width * this.s <= this.w && lay.height * this.s <= this.hgt && this.tx >= -1 && this.ty >= -1 &&
+      this.tx + lay.width * this.s <= this.w + 1 && this.ty + lay.height * this.s <= this.hgt + 1;
+    this.mini.hidden = fits || lay.count === 0;
+    if (this.mini.hidden) return;
+    if (!this.miniBase) {
+      this.miniBase = this.renderMiniBase();
+      this.mini.width = this.miniBase.width;
+      this.mini.height = this.miniBase.height;
+    }
+    const ctx = this.mini.getContext("2d")!;
+    ctx.clearRect(0, 0, this.mini.width, this.mini.height);
+    ctx.drawImage(this.miniBase, 0, 0);
+    const x = (-this.tx / this.s) * this.miniKx;
+    const y = (-this.ty / this.s) * this.miniKy;
+    const w = Math.max(3, (this.w / this.s) * this.miniKx);
+    const hh = Math.max(3, (this.hgt / this.s) * this.miniKy);
+    ctx.fillStyle = "rgba(47,111,179,0.15)";
+    ctx.fillRect(x, y, w, hh);
+    ctx.strokeStyle = "#2f6fb3";
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(x + 0.75, y + 0.75, w - 1.5, hh - 1.5);
   }
 
   private click(wx: number, wy: number): void {
@@ -337,6 +501,7 @@ export class GraphView {
     ctx.font = "11px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     const selNode = this.selected >= 0 ? lay.nodeOf[this.selected] : -1;
+    const badges: number[] = []; // node, count pairs
     for (let v = 0; v < lay.count; v++) {
       const x = lay.x[v];
       const y = lay.y[v];
@@ -349,11 +514,18 @@ export class GraphView {
         ctx.lineWidth = 2;
         ctx.strokeRect(x + 3, y + 3, NODE_W - 6, NODE_H - 6);
       }
-      const hl = this.highlight && (l >= 0 ? this.highlight.has(l) : false);
-      if (v === selNode || hl) {
-        ctx.strokeStyle = v === selNode ? "#111" : "#ff6a00";
-        ctx.lineWidth = v === selNode ? 4 : 3;
+      const hlIn = l < 0 && this.hlCount ? this.hlCount[lay.group[v]] : 0;
+      const hl = hlIn > 0 || (this.highlight !== null && l >= 0 && this.highlight.has(l));
+      if (hl) {
+        ctx.strokeStyle = "#ff6a00";
+        ctx.lineWidth = 3 / Math.min(1, this.s);
         ctx.strokeRect(x - 2, y - 2, NODE_W + 4, NODE_H + 4);
+      }
+      if (v === selNode) {
+        // Inside the highlight outline, so a node can show both.
+        ctx.strokeStyle = "#111";
+        ctx.lineWidth = hl ? 2 : 4;
+        ctx.strokeRect(x - (hl ? 0 : 2), y - (hl ? 0 : 2), NODE_W + (hl ? 0 : 4), NODE_H + (hl ? 0 : 4));
       }
       if (labels) {
         ctx.fillStyle = "#111";
@@ -362,6 +534,29 @@ export class GraphView {
         else text = `▸ ${this.grouping!.names[lay.group[v]]} (${this.grouping!.sizes[lay.group[v]]})`;
         ctx.fillText(ellipsis(text, maxChars), x + 5, y + NODE_H / 2);
       }
+      if (hlIn > 0) badges.push(v, hlIn);
     }
+    // Count badges last, so neighbouring nodes do not paint over them.
+    if (badges.length) {
+      ctx.font = "bold 10px system-ui, sans-serif";
+      const k = 1 / Math.min(1, Math.max(this.s, 0.25)); // readable when zoomed out
+      for (let j = 0; j < badges.length; j += 2) {
+        const v = badges[j];
+        const text = `${badges[j + 1].toLocaleString("en-US")} highlighted`;
+        const bw = (ctx.measureText(text).width + 10) * k;
+        const bh = 14 * k;
+        const bx = lay.x[v] + NODE_W - bw + 4;
+        const by = lay.y[v] - bh / 2 - 2;
+        ctx.fillStyle = "#ff6a00";
+        ctx.fillRect(bx, by, bw, bh);
+        ctx.fillStyle = "#fff";
+        ctx.save();
+        ctx.translate(bx + 5 * k, by + bh / 2);
+        ctx.scale(k, k);
+        ctx.fillText(text, 0, 0);
+        ctx.restore();
+      }
+    }
+    this.drawMini();
   }
 }

@@ -169,6 +169,8 @@ function main(): void {
     locate: (layer: number) => current?.graph?.locate(layer),
     benchRedraw: (k: number) => current?.graph?.benchRedraw(k),
     graphNodes: () => current?.graph?.nodeCount(),
+    nodeState: (layer: number) => current?.graph?.nodeState(layer),
+    inView: (layer: number) => current?.graph?.inView(layer),
     rows: () => Array.from(current?.table?.visibleRows() || []),
   };
 }
