@@ -508,6 +508,28 @@ func (e *enc) timing(t *Timing) {
 	e.int(int64(t.ZeroTimeRecords))
 	e.key(false, "notes")
 	e.strs(t.Notes)
+	e.key(false, "end_to_end")
+	if x := t.EndToEnd; x == nil {
+		e.buf = append(e.buf, "null"...)
+	} else {
+		e.buf = append(e.buf, '{')
+		e.key(true, "source")
+		e.str(x.Source)
+		e.key(false, "iterations")
+		e.int(int64(x.Iterations))
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"mean_ms", x.MeanMs}, {"median_ms", x.MedianMs}, {"p90_ms", x.P90Ms}, {"p99_ms", x.P99Ms}, {"min_ms", x.MinMs}, {"max_ms", x.MaxMs}} {
+			e.key(false, f.name)
+			e.float("timing.end_to_end."+f.name, f.v)
+		}
+		e.key(false, "compute_mean_ms")
+		e.optFloat("timing.end_to_end.compute_mean_ms", x.ComputeMeanMs)
+		e.key(false, "profile_overhead")
+		e.float("timing.end_to_end.profile_overhead", x.ProfileOverhead)
+		e.buf = append(e.buf, '}')
+	}
 	e.buf = append(e.buf, '}')
 }
 

@@ -176,6 +176,26 @@ type Timing struct {
 	PercentageSum      float64  `json:"percentage_sum"`
 	ZeroTimeRecords    int      `json:"zero_time_records"`
 	Notes              []string `json:"notes"`
+	// EndToEnd is the measured latency per inference from a trtexec
+	// --exportTimes file beside the dumps; null when there is none.
+	EndToEnd *EndToEnd `json:"end_to_end"`
+}
+
+// EndToEnd summarises trtexec --exportTimes records: what one inference
+// really takes, without the CUDA-event overhead of per-layer profiling.
+type EndToEnd struct {
+	Source        string   `json:"source"` // file name
+	Iterations    int      `json:"iterations"`
+	MeanMs        float64  `json:"mean_ms"`
+	MedianMs      float64  `json:"median_ms"`
+	P90Ms         float64  `json:"p90_ms"`
+	P99Ms         float64  `json:"p99_ms"`
+	MinMs         float64  `json:"min_ms"`
+	MaxMs         float64  `json:"max_ms"`
+	ComputeMeanMs *float64 `json:"compute_mean_ms"` // GPU compute only; null when the file has no computeMs
+	// ProfileOverhead is average_inference_ms / mean_ms: how much larger
+	// the sum of profiled layer averages is than a real inference.
+	ProfileOverhead float64 `json:"profile_overhead"`
 }
 
 // Model is what is known of the model behind a backend.

@@ -101,3 +101,10 @@ type Profile struct {
 	HasCount bool
 	Records  []ProfileRecord
 }
+
+// Times are per-inference records of trtexec --exportTimes: the engine's
+// end-to-end latency without per-layer profiling overhead.
+type Times struct {
+	LatencyMs []float64 // latencyMs per inference (H2D + compute + D2H)
+	ComputeMs []float64 // computeMs per inference; empty when the file has none
+}

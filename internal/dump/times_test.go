@@ -1,0 +1,80 @@
+package dump
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/corpustest"
+)
+
+func TestParseTimes(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		latency  []float64
+		compute  []float64
+		wantCode string
+	}{
+		{"trt8", `[{"startEnqMs":1,"h2dMs":0,"computeMs":0.8,"d2hMs":0,"latencyMs":0.9},{"computeMs":0.7,"latencyMs":0.8}]`, []float64{0.9, 0.8}, []float64{0.8, 0.7}, ""},
+		{"trt7 keys", `[{"inMs":0.09,"computeMs":4.5,"outMs":0.04,"latencyMs":4.6,"endToEndMs":4.7}]`, []float64{4.6}, []float64{4.5}, ""},
+		{"no computeMs", `[{"latencyMs":1},{"latencyMs":2,"computeMs":1}]`, []float64{1, 2}, nil, ""},
+		{"missing latency", `[{"computeMs":1}]`, nil, nil, CodeMissingField},
+		{"negative", `[{"latencyMs":-1}]`, nil, nil, CodeNonFinite},
+		{"empty", `[]`, nil, nil, CodeEmpty},
+		{"concatenated", `[{"latencyMs":1}][{"latencyMs":2}]`, nil, nil, CodeConcatenated},
+		{"not a list", `{"latencyMs":1}`, nil, nil, CodeMalformed},
+		{"garbage", `[{"latencyMs":`, nil, nil, CodeMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseTimes([]byte(tt.in))
+			if tt.wantCode != "" {
+				var fe *FormatError
+				if !errors.As(err, &fe) || fe.Code != tt.wantCode {
+					t.Fatalf("error %v, want code %s", err, tt.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.LatencyMs, tt.latency) || !reflect.DeepEqual(got.ComputeMs, tt.compute) {
+				t.Errorf("got %v / %v, want %v / %v", got.LatencyMs, got.ComputeMs, tt.latency, tt.compute)
+			}
+		})
+	}
+}
+
+// Every single-document times file of the corpus reads; the TensorRT 7 one
+// holding 7 concatenated runs is reported as such.
+func TestCorpusTimes(t *testing.T) {
+	dir := corpustest.Dir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "times_*.json"))
+	if len(files) == 0 {
+		t.Fatal("no times files in the corpus")
+	}
+	for _, f := range files {
+		tm, err := ReadTimes(f)
+		var fe *FormatError
+		switch {
+		case errors.As(err, &fe) && fe.Code == CodeConcatenated && filepath.Base(filepath.Dir(f)) == "jetson-trt7-googlenet-int8-batch-sweep-concat":
+		case err != nil:
+			t.Errorf("%s: %v", f, err)
+		case len(tm.LatencyMs) == 0 || len(tm.ComputeMs) != len(tm.LatencyMs):
+			t.Errorf("%s: %d latencies, %d compute times", f, len(tm.LatencyMs), len(tm.ComputeMs))
+		}
+	}
+}
+
+func FuzzParseTimes(f *testing.F) {
+	f.Add([]byte(`[{"computeMs":0.8,"latencyMs":0.9}]`))
+	f.Add([]byte(`[{"latencyMs":1}][`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tm, err := ParseTimes(data)
+		if err == nil && (len(tm.LatencyMs) == 0 || (tm.ComputeMs != nil && len(tm.ComputeMs) != len(tm.LatencyMs))) {
+			t.Fatalf("accepted %q with %d latencies and %d compute times", data, len(tm.LatencyMs), len(tm.ComputeMs))
+		}
+	})
+}
