@@ -137,6 +137,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		fillTiming(&out, in.prof, recs, m, layers, facts, &msgs)
+		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
 	if detailed {
 		total := 0.0

@@ -17,6 +17,10 @@ type inputs struct {
 	infoErr error
 	prof    *engine.Profile
 	profErr error
+	// times are trtexec --exportTimes records, read only when the backend
+	// has a profile (they give the real latency beside the profiled sum).
+	times    *engine.Times
+	timesErr error
 }
 
 // readInputs parses the layer info and the profile concurrently: on big
@@ -29,6 +33,9 @@ func readInputs(b discover.Backend) inputs {
 	}
 	if b.ProfilePath != "" {
 		wg.Go(func() { in.prof, in.profErr = dump.ReadProfile(b.ProfilePath) })
+		if b.TimesPath != "" {
+			wg.Go(func() { in.times, in.timesErr = dump.ReadTimes(b.TimesPath) })
+		}
 	}
 	wg.Wait()
 	return in
@@ -51,8 +58,11 @@ func readError(side, path string, err error) (code, text string) {
 }
 
 func sideWords(side string) string {
-	if side == sideLayerInfo {
+	switch side {
+	case sideLayerInfo:
 		return "layer info"
+	case "times":
+		return "times file"
 	}
 	return "profile"
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -127,4 +128,55 @@ func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileR
 	out.PrecisionBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.Precision} })
 	out.TagBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return r.Tags })
 	out.Concentration = concentration(out.Records, total)
+}
+
+// endToEnd summarises trtexec --exportTimes records and relates them to the
+// profiled sum of layer averages.
+func endToEnd(t *engine.Times, source string, profiledMs float64) *contract.EndToEnd {
+	lat := slices.Clone(t.LatencyMs)
+	slices.Sort(lat)
+	var sum float64
+	for _, v := range lat {
+		sum += v
+	}
+	n := len(lat)
+	e := &contract.EndToEnd{
+		Source: source, Iterations: n, MeanMs: sum / float64(n),
+		MedianMs: quantile(lat, 0.5), P90Ms: quantile(lat, 0.9), P99Ms: quantile(lat, 0.99),
+		MinMs: lat[0], MaxMs: lat[n-1],
+	}
+	if len(t.ComputeMs) == n {
+		var c float64
+		for _, v := range t.ComputeMs {
+			c += v
+		}
+		c /= float64(n)
+		e.ComputeMeanMs = &c
+	}
+	if e.MeanMs > 0 {
+		e.ProfileOverhead = profiledMs / e.MeanMs
+	}
+	return e
+}
+
+// quantile of sorted values, by the nearest-rank method.
+func quantile(sorted []float64, q float64) float64 {
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// addEndToEnd attaches the --exportTimes summary to a backend's timing; a
+// broken times file is a warning (the profile stays usable).
+func addEndToEnd(out *contract.Backend, in inputs, path string, msgs *messages) {
+	switch {
+	case path == "" || out.Timing == nil:
+		return
+	case in.timesErr != nil:
+		code, text := readError("times", path, in.timesErr)
+		msgs.warning(code, text+"; the end-to-end latency is left out")
+		return
+	}
+	e := endToEnd(in.times, filepath.Base(path), out.Timing.AverageInferenceMs)
+	out.Timing.EndToEnd = e
+	out.Timing.Notes = append(out.Timing.Notes, fmt.Sprintf("%s: %d inferences took %.4g ms on average end to end (median %.4g, p99 %.4g); the sum of profiled layer averages is %.2f× that", e.Source, e.Iterations, e.MeanMs, e.MedianMs, e.P99Ms, e.ProfileOverhead))
 }

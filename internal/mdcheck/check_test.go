@@ -166,3 +166,21 @@ func TestQuotes(t *testing.T) {
 		}
 	}
 }
+
+// A total quoted from the measured end-to-end latency is a real total, not
+// a contradiction of the profiled sum.
+func TestEndToEndTotalsAreAccepted(t *testing.T) {
+	d := &contract.AnalyzeData{Results: []contract.Backend{{
+		Label: "fp16",
+		Timing: &contract.Timing{TotalMs: 1.0168, AverageInferenceMs: 1.0168,
+			EndToEnd: &contract.EndToEnd{MeanMs: 0.8624, MedianMs: 0.8622, P99Ms: 0.8706}},
+	}}}
+	ok := "## Summary\nThe engine takes 0.862 ms per inference end to end (total 1.017 ms profiled).\n\n## Details\nNothing else.\n"
+	if ps := Check([]byte(ok), d); len(ps) != 0 {
+		t.Errorf("end-to-end total flagged: %v", ps)
+	}
+	bad := "## Summary\nThe engine takes 0.5 ms per inference.\n\n## Details\nNothing else.\n"
+	if ps := Check([]byte(bad), d); len(ps) == 0 {
+		t.Error("a total matching nothing must be flagged")
+	}
+}

@@ -114,6 +114,14 @@ func newIndex(d *contract.AnalyzeData) *index {
 			if t.MedianInferenceMs != nil {
 				tt.ms = append(tt.ms, *t.MedianInferenceMs)
 			}
+			// The measured end-to-end latency (trtexec --exportTimes) is a
+			// per-inference total too.
+			if e := t.EndToEnd; e != nil {
+				tt.ms = append(tt.ms, e.MeanMs, e.MedianMs, e.P90Ms, e.P99Ms, e.MinMs, e.MaxMs)
+				if e.ComputeMeanMs != nil {
+					tt.ms = append(tt.ms, *e.ComputeMeanMs)
+				}
+			}
 			x.totals = append(x.totals, tt)
 			x.addMs(b.Label, kindBackend, tt.ms...)
 		}

@@ -16,10 +16,11 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Issue 3, acceptance 3: golden text, markdown and csv summaries of corpus
 // cases (a QAT engine with several backends, a Myelin diffusion model, and a
-// folder with a names-only backend that fails).
+// folder with a names-only backend that fails, and FP32/FP16 builds with
+// trtexec --exportTimes files, whose end-to-end latency is shown).
 func TestCorpusGolden(t *testing.T) {
 	root := corpustest.Dir(t)
-	for _, name := range []string{"trex-resnet18-a100-qat", "controlnet-sd15-trt86-fp16", "detr-resnet50-int8-layer-names-only"} {
+	for _, name := range []string{"trex-resnet18-a100-qat", "controlnet-sd15-trt86-fp16", "detr-resnet50-int8-layer-names-only", "trex-resnet18-a100-fp32-fp16"} {
 		sc, err := discover.Folder(filepath.Join(root, name))
 		if err != nil {
 			t.Fatalf("discover %s: %v", name, err)

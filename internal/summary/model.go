@@ -34,6 +34,7 @@ type view struct {
 	Count     *int64                  `json:"count"`
 	TotalMs   float64                 `json:"total_ms"`
 	MedianMs  *float64                `json:"median_ms"`
+	EndToEnd  *contract.EndToEnd      `json:"end_to_end,omitempty"`
 	Category  string                  `json:"category"`
 	Top       []row                   `json:"top"`
 	TopOf     int                     `json:"top_of"`
@@ -75,6 +76,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		}
 		if b.Timing != nil {
 			v.TotalMs, v.MedianMs = b.Timing.AverageInferenceMs, b.Timing.MedianInferenceMs
+			v.EndToEnd = b.Timing.EndToEnd
 		}
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}

@@ -179,6 +179,10 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			line += ", category " + v.Category
 		}
 		fmt.Fprintln(w, line)
+		if e := v.EndToEnd; e != nil {
+			fmt.Fprintf(w, "  end to end %s ms mean, %s median, %s p99 over %d inferences (%s); the layer sum is %.2f× that\n",
+				ms(e.MeanMs), ms(e.MedianMs), ms(e.P99Ms), e.Iterations, e.Source, e.ProfileOverhead)
+		}
 		if v.Conc != nil {
 			fmt.Fprintf(w, "  %d layers make 50%% of the time, %d make 80%%, %d make 90%%\n", v.Conc.Layers50, v.Conc.Layers80, v.Conc.Layers90)
 		}
@@ -234,6 +238,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		fmt.Fprintf(w, "%d layers, %d profile records, %s iterations", v.Layers, v.Records, countText(v.Count))
 		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
 			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
+			if e := v.EndToEnd; e != nil {
+				fmt.Fprintf(w, ", end to end %s ms mean over %d inferences (%s)", ms(e.MeanMs), e.Iterations, mdCell(e.Source))
+			}
 			if v.Category != "" {
 				fmt.Fprintf(w, ", category %s", v.Category)
 			}

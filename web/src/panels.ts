@@ -39,7 +39,8 @@ export function metricCards(b: Backend, view: BackendView, onSelect: (layer: num
   const timed = isTimed(b);
   const cards = h("section", { class: "cards", id: "cards" });
   if (t && timed) {
-    cards.appendChild(card("card-avg", "Average inference", fmtMs(t.average_inference_ms), `sum of layer averages${t.median_inference_ms !== null ? " · median-based " + fmtMs(t.median_inference_ms) : ""}`, t.average_inference_ms));
+    const e2e = t.end_to_end ? ` · end to end ${fmtMs(t.end_to_end.mean_ms)} (${t.end_to_end.source})` : "";
+    cards.appendChild(card("card-avg", "Average inference", fmtMs(t.average_inference_ms), `sum of layer averages${t.median_inference_ms !== null ? " · median-based " + fmtMs(t.median_inference_ms) : ""}${e2e}`, t.average_inference_ms));
   } else {
     cards.appendChild(card("card-avg", "Average inference", "—", b.validation.analysis_mode === "layer_only" ? "layer info only: no profile, no timing" : "no usable timing"));
   }

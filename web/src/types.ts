@@ -38,6 +38,16 @@ export interface Graph {
   cycle: string[] | null;
 }
 
+/** trtexec --exportTimes summary: the real latency per inference. */
+export interface EndToEnd {
+  source: string;
+  iterations: number;
+  mean_ms: number;
+  median_ms: number;
+  p99_ms: number;
+  profile_overhead: number;
+}
+
 export interface Timing {
   total_ms: number;
   average_inference_ms: number;
@@ -45,6 +55,7 @@ export interface Timing {
   percentage_sum: number;
   zero_time_records: number;
   notes: string[] | null;
+  end_to_end?: EndToEnd | null;
 }
 
 export interface Rec {
