@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,33 +21,6 @@ import (
 	"github.com/trtperf/trtperf/internal/report"
 	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
-
-// fsListing describes every path under root with its mode and content hash.
-func fsListing(t *testing.T, root string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(&b, "%s %v", rel, info.Mode())
-		if info.Mode().IsRegular() {
-			data, _ := os.ReadFile(p)
-			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
-		}
-		b.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
 
 // analyzeDataFile writes a valid synthetic analyze-data.json and returns it.
 func analyzeDataFile(t *testing.T, dir string) (string, []byte) {
@@ -95,7 +67,7 @@ func TestPackageUpdatesAnalysisOfExistingReport(t *testing.T) {
 	if code, _, e := run(t, "package", "--analyze-data", f, "--report-dir", dir); code != 0 {
 		t.Fatalf("package: %s", e)
 	}
-	before := fsListing(t, dir)
+	before := reporttest.Listing(t, dir)
 	md := filepath.Join(tmp, "analyze.md")
 	os.WriteFile(md, []byte("# Second opinion\n"), 0o644)
 	code, out, e := run(t, "package", "--analyze-data", filepath.Join(dir, "analyze-data.json"), "--report-dir", dir, "--analyze-md", md)
@@ -105,7 +77,7 @@ func TestPackageUpdatesAnalysisOfExistingReport(t *testing.T) {
 	if !strings.Contains(out, "analyze_md: "+filepath.Join(dir, "analyze.md")) {
 		t.Errorf("stdout %q", out)
 	}
-	after := fsListing(t, dir)
+	after := reporttest.Listing(t, dir)
 	for _, line := range strings.Split(after, "\n") {
 		if !strings.Contains(before, line) {
 			name := strings.Fields(line)[0]
@@ -159,13 +131,13 @@ func TestPackageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := fsListing(t, tmp)
+			before := reporttest.Listing(t, tmp)
 			code, out, errOut := run(t, tt.args...)
 			wantError(t, code, errOut, tt.code, tt.hints...)
 			if out != "" {
 				t.Errorf("stdout %q, want nothing", out)
 			}
-			if after := fsListing(t, tmp); after != before {
+			if after := reporttest.Listing(t, tmp); after != before {
 				t.Errorf("file system changed:\nbefore\n%s\nafter\n%s", before, after)
 			}
 		})
@@ -186,12 +158,12 @@ func TestPackageTemplateMissing(t *testing.T) {
 	saved := publisher
 	publisher = report.Publisher{Builder: report.Builder{Assets: broken}}
 	defer func() { publisher = saved }()
-	before := fsListing(t, tmp)
+	before := reporttest.Listing(t, tmp)
 	code, _, errOut := run(t, "package", "--analyze-data", f, "--output-parent", tmp, "--report-dir", "")
 	wantError(t, code, errOut, 2, "needs --report-dir")
 	code, _, errOut = run(t, "package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "r"))
 	wantError(t, code, errOut, 2, "index.html.tmpl", "rebuild")
-	if after := fsListing(t, tmp); after != before {
+	if after := reporttest.Listing(t, tmp); after != before {
 		t.Errorf("file system changed:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }

@@ -2,9 +2,7 @@ package report
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,37 +24,6 @@ func encode(t *testing.T, d *contract.AnalyzeData) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-// listing describes every file and folder under root (name, mode, size,
-// content hash), so a test can assert that a failure changed nothing.
-func listing(t *testing.T, root string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(&b, "%s %v", rel, info.Mode())
-		if info.Mode().IsRegular() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(&b, " %d %x", len(data), sha256.Sum256(data))
-		}
-		b.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 func fixedNow() time.Time { return time.Date(2024, 1, 31, 12, 34, 56, 0, time.UTC) }
@@ -207,7 +174,7 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, parent)
 			}
-			before := listing(t, parent)
+			before := reporttest.Listing(t, parent)
 			data := d
 			if tt.d != nil {
 				data = tt.d
@@ -220,7 +187,7 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 			if errors.As(err, &ve) != tt.isValid {
 				t.Errorf("ValidationError: %v, want %v", errors.As(err, &ve), tt.isValid)
 			}
-			if after := listing(t, parent); after != before {
+			if after := reporttest.Listing(t, parent); after != before {
 				t.Errorf("file system changed:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 		})
@@ -236,12 +203,12 @@ func TestPublishUnwritableParent(t *testing.T) {
 	d := reporttest.Synthetic(reporttest.Options{Layers: 5})
 	parent := filepath.Join(t.TempDir(), "ro")
 	os.Mkdir(parent, 0o555)
-	before := listing(t, parent)
+	before := reporttest.Listing(t, parent)
 	_, err := Publisher{}.Publish(d, encode(t, d), nil, Target{OutputParent: parent})
 	if err == nil || !strings.Contains(err.Error(), "choose a writable folder") {
 		t.Fatalf("error %v", err)
 	}
-	if after := listing(t, parent); after != before {
+	if after := reporttest.Listing(t, parent); after != before {
 		t.Errorf("file system changed")
 	}
 }
@@ -264,11 +231,11 @@ func TestUpdateAnalysisTouchesOnlyAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := listing(t, dir)
+	before := reporttest.Listing(t, dir)
 	if err := UpdateAnalysis(dir, []byte("# New analysis\n")); err != nil {
 		t.Fatal(err)
 	}
-	after := listing(t, dir)
+	after := reporttest.Listing(t, dir)
 	changed := diffLines(before, after)
 	for _, l := range changed {
 		name := strings.Fields(l)[0]

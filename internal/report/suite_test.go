@@ -103,12 +103,12 @@ func TestPublishSuiteLeavesNothingOnFailure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			parent := t.TempDir()
 			target := tc.t(parent)
-			before := listing(t, parent)
+			before := reporttest.Listing(t, parent)
 			_, _, err := tc.p.PublishSuite(comps, target)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want one containing %q", err, tc.want)
 			}
-			if after := listing(t, parent); after != before {
+			if after := reporttest.Listing(t, parent); after != before {
 				t.Errorf("the failure changed the parent:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 		})
