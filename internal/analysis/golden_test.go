@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,8 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // fixtureVariants are the dump variants the generator makes, including
 // those the real corpus lacks; each is analysed and pinned by a golden
@@ -87,23 +85,7 @@ func TestFixtureGoldens(t *testing.T) {
 			}
 			// Paths differ per run; pin them to a placeholder.
 			got := bytes.ReplaceAll(buf.Bytes(), []byte(jsonPath(dir)), []byte("$FIXTURE"))
-			golden := filepath.Join("testdata", "golden", v.name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/analysis -run TestFixtureGoldens -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("analyze-data.json differs from %s (run with -update after a deliberate change); first difference at byte %d", golden, firstDiff(got, want))
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", v.name+".json"), got)
 		})
 	}
 }

@@ -2,18 +2,15 @@ package contract
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/trtperf/trtperf/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 func encode(t testing.TB, d *AnalyzeData) []byte {
 	t.Helper()
@@ -26,19 +23,7 @@ func encode(t testing.TB, d *AnalyzeData) []byte {
 
 func TestEncodeGolden(t *testing.T) {
 	got := encode(t, smallDoc())
-	path := filepath.Join("testdata", "small.golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("encoded small document differs from %s (run go test -update after checking the change)\ngot:\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "small.golden.json"), got)
 }
 
 func TestEncodeRoundTrip(t *testing.T) {

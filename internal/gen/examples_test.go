@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"github.com/trtperf/trtperf/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,14 +23,14 @@ var exampleBackends = map[string]Options{
 func TestExampleIsRegenerable(t *testing.T) {
 	for label, o := range exampleBackends {
 		dir := t.TempDir()
-		if *update {
+		if golden.Update() {
 			dir = exampleDir
 		}
 		lp, pp, err := WriteFolder(dir, label, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if *update {
+		if golden.Update() {
 			continue
 		}
 		for _, p := range []string{lp, pp} {

@@ -1,14 +1,10 @@
 package gen
 
 import (
-	"bytes"
-	"flag"
-	"os"
+	"github.com/trtperf/trtperf/internal/golden"
 	"path/filepath"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the generator")
 
 // goldenCases pins small dumps: one per shape and one per variant, so a
 // change to what the generator writes is seen and reviewed.
@@ -36,20 +32,7 @@ func TestGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			lb, pb := generate(t, o)
 			got := append(append(lb, "--- profile ---\n"...), pb...)
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read %s: %v (run go test ./internal/gen -run TestGolden -update)", path, err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the generator's output; review and run with -update", path)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 		})
 	}
 }

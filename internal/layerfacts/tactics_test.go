@@ -1,16 +1,13 @@
 package layerfacts
 
 import (
-	"flag"
 	"fmt"
-	"os"
+	"github.com/trtperf/trtperf/internal/golden"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Issue 3 acceptance 4: every distinct tactic in the corpus, with its
 // classification, in testdata/tactics.golden; no tactic is "unknown".
@@ -45,23 +42,5 @@ func TestCorpusTactics(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s\t%v\t%s\t%s\t%s\n", c.Family, c.TensorCore, arch, p, n)
 	}
-	golden(t, "tactics.golden", b.String())
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s: %v (run go test -update to create it)", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the output; run go test -update and review the diff", path)
-	}
+	golden.Check(t, filepath.Join("testdata", "tactics.golden"), []byte(b.String()))
 }

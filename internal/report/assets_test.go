@@ -2,7 +2,6 @@ package report
 
 import (
 	"crypto/sha256"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,9 +11,8 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // TestAssetsUpToDate recomputes the hashes of the web app's sources the way
 // web/build.mjs records them; a difference means someone changed web/
@@ -67,18 +65,5 @@ func TestIndexGolden(t *testing.T) {
 	if err := tmpl.Execute(&b, data); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "index.golden.html")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("index.html differs from %s (run go test -update if intended):\n%s", golden, b.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "index.golden.html"), []byte(b.String()))
 }

@@ -2,17 +2,14 @@ package summary
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Issue 3, acceptance 3: golden text, markdown and csv summaries of corpus
 // cases (a QAT engine with several backends, a Myelin diffusion model, and a
@@ -34,25 +31,7 @@ func TestCorpusGolden(t *testing.T) {
 			if err := Write(&buf, d, Options{Format: format, Top: 10}); err != nil {
 				t.Fatalf("%s %s: %v", name, format, err)
 			}
-			golden(t, name+"."+format+".golden", buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", name+"."+format+".golden"), buf.Bytes())
 		}
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s: %v (run go test -update to create it)", path, err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the output; run go test ./internal/summary -update and review the diff", path)
 	}
 }
