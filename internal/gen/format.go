@@ -16,50 +16,26 @@ const (
 	dtBool
 )
 
-// kernelName is the data-type string Myelin kernels use from TensorRT 10 on
-// ("Half", "Float", ...), and the TensorRT 11 "Datatype" value.
-func (d dtype) kernelName() string {
-	switch d {
-	case dtHalf:
-		return "Half"
-	case dtFloat:
-		return "Float"
-	case dtBF16:
-		return "BFloat16"
-	case dtInt8:
-		return "Int8"
-	case dtFP8:
-		return "FP8"
-	case dtInt32:
-		return "Int32"
-	case dtInt64:
-		return "Int64"
-	default:
-		return "Bool"
-	}
+// dtypeNames gives each type's word in both eras: the Myelin kernel and
+// TensorRT 11 "Datatype" word ("Half", "Float", ...), and the word inside
+// classic format strings ("FP16", "Int8", ...).
+var dtypeNames = [...]struct{ kernel, classic string }{
+	dtHalf:  {"Half", "FP16"},
+	dtFloat: {"Float", "FP32"},
+	dtBF16:  {"BFloat16", "BF16"},
+	dtInt8:  {"Int8", "Int8"},
+	dtFP8:   {"FP8", "FP8"},
+	dtInt32: {"Int32", "Int32"},
+	dtInt64: {"Int64", "Int64"},
+	dtBool:  {"Bool", "Bool"},
 }
 
+// kernelName is the data-type string Myelin kernels use from TensorRT 10 on
+// ("Half", "Float", ...), and the TensorRT 11 "Datatype" value.
+func (d dtype) kernelName() string { return dtypeNames[d].kernel }
+
 // classic is the type word inside classic format strings ("FP16", "Int8").
-func (d dtype) classic() string {
-	switch d {
-	case dtHalf:
-		return "FP16"
-	case dtFloat:
-		return "FP32"
-	case dtBF16:
-		return "BF16"
-	case dtInt8:
-		return "Int8"
-	case dtFP8:
-		return "FP8"
-	case dtInt32:
-		return "Int32"
-	case dtInt64:
-		return "Int64"
-	default:
-		return "Bool"
-	}
-}
+func (d dtype) classic() string { return dtypeNames[d].classic }
 
 // layout is a tensor memory layout. Values above 1 are channel-major
 // (HWC) with the channel count padded to a multiple of the value.
