@@ -28,10 +28,14 @@ type packageFlags struct {
 // publisher is the report publisher; tests replace it to inject failures.
 var publisher = report.Publisher{}
 
+// analyzeForPackage analyses a dump folder for package; tests replace it to
+// prove that --analyze-data never re-analyses.
+var analyzeForPackage = analysis.Analyze
+
 func newPackageCmd() *cobra.Command {
 	var f packageFlags
 	c := &cobra.Command{
-		Use:   "package FOLDER | --analyze-data F --report-dir D",
+		Use:   "package FOLDER | --analyze-data F",
 		Short: "Build the offline browser report of a dump folder",
 		Long: `package analyses FOLDER (as 'trtperf analyze' does) and writes a self-contained
 report folder: index.html (open it from disk, or with 'trtperf serve'), the web
@@ -45,24 +49,33 @@ non-empty folder: --report-dir must be new or empty; with --output-parent (defau
 the current folder) the folder is named report_<model>_<timestamp>, with _2, _3...
 when that name is taken.
 
-With --analyze-data, package an existing analyze-data.json instead. Run on an
-existing report with its own analyze-data.json and --analyze-md, it replaces
-only analyze.md and its rendered HTML.
+With --analyze-data, package an existing analyze-data.json as it is: nothing
+is analysed again, so what 'trtperf analyze' recorded (the model name given
+with --model-name, the backends, the findings) is what the report shows, and
+flags given to analyze need not be repeated. The folder is named from the
+data's model_name (--output-parent, default the current folder) or given with
+--report-dir. Run on an existing report with its own analyze-data.json and
+--analyze-md, it replaces only analyze.md and its rendered HTML.
+
+Given a FOLDER, package says on stderr that it analyses it (the same analysis
+as 'trtperf analyze FOLDER').
 
 Exit codes: 0 published; 1 the analysis failed the contract (nothing
 published); 2 could not run.`,
 		Example: `  trtperf package dumps/resnet50 --output-parent reports/
   trtperf package dumps/resnet50 --report-dir reports/resnet50 --analyze-md analyze.md
+  trtperf analyze dumps/resnet50 --model-name resnet50 --output analyze-data.json
+  trtperf package --analyze-data analyze-data.json --output-parent reports/ --analyze-md analyze.md
   trtperf package --analyze-data R/analyze-data.json --report-dir R --analyze-md analyze.md`,
 		RunE: func(c *cobra.Command, args []string) error { return runPackage(c, args, &f) },
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.reportDir, "report-dir", "", "write the report to this folder (must be new or empty)")
 	fl.StringVar(&f.outputParent, "output-parent", "", "create an auto-named report_<model>_<timestamp> folder here (default: current folder)")
-	fl.StringVar(&f.modelName, "model-name", "", "model name to record and use in the folder name")
+	fl.StringVar(&f.modelName, "model-name", "", "model name to record and use in the folder name (FOLDER mode; with --analyze-data the data's model_name is used)")
 	fl.StringVar(&f.timestamp, "timestamp", "", "timestamp for the auto-named folder, YYYYMMDD_HHMMSS (default: now)")
 	fl.StringVar(&f.analyzeMD, "analyze-md", "", "AI-written Markdown analysis to include (shown sanitised)")
-	fl.StringVar(&f.analyzeData, "analyze-data", "", "package this analyze-data.json instead of analysing a folder (needs --report-dir)")
+	fl.StringVar(&f.analyzeData, "analyze-data", "", "package this analyze-data.json as it is, without analysing anything again")
 	fl.StringVar(&f.suite, "suite", "", suiteHelp)
 	return c
 }
@@ -91,7 +104,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		return packageAnalyzeData(c, args, f, md)
 	}
 	if len(args) != 1 {
-		return cannotRun("give one FOLDER holding the dumps (layers_<label>.json, profile_<label>.json), or --analyze-data F --report-dir D")
+		return cannotRun("give one FOLDER holding the dumps (layers_<label>.json, profile_<label>.json), or --analyze-data F (an analyze-data.json from 'trtperf analyze')")
 	}
 	dir := args[0]
 	if st, err := os.Stat(dir); err != nil {
@@ -107,7 +120,8 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		}
 		return &ExitError{Code: ExitCannotRun, Err: err}
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion()})
+	fmt.Fprintf(c.ErrOrStderr(), "package: analysing %s (as 'trtperf analyze' does); to package an analysis you already have, use --analyze-data F\n", dir)
+	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion()})
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
 	}
@@ -175,19 +189,17 @@ func (w *blockWriter) bytes() []byte {
 }
 
 func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte) error {
-	switch {
-	case len(args) > 0:
+	if len(args) > 0 {
 		return cannotRun("give either a FOLDER or --analyze-data, not both (got folder %s)", args[0])
-	case f.reportDir == "":
-		return cannotRun("--analyze-data needs --report-dir D: the folder to create, or an existing report to update with --analyze-md")
-	case f.modelName != "" || f.timestamp != "":
-		return cannotRun("--model-name and --timestamp apply to FOLDER mode; %s already names its model", f.analyzeData)
 	}
 	data, err := os.ReadFile(f.analyzeData)
 	if err != nil {
 		return cannotRun("cannot read --analyze-data %s: %v; give the path of an analyze-data.json ('trtperf analyze FOLDER --output F' writes one)", f.analyzeData, unwrapPath(err))
 	}
-	if report.IsReport(f.reportDir) {
+	if f.reportDir != "" && report.IsReport(f.reportDir) {
+		if f.modelName != "" || f.timestamp != "" {
+			return cannotRun("--model-name and --timestamp name a new report folder; %s is an existing report, so pass only --analyze-md to replace its analysis", f.reportDir)
+		}
 		same, err := sameFileOrBytes(f.analyzeData, data, filepath.Join(f.reportDir, report.FileAnalyzeData))
 		if err != nil {
 			return cannotRun("%v", err)
@@ -209,7 +221,17 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	if err != nil {
 		return &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
 	}
-	return publish(c, d, data, idx, md, report.Target{ReportDir: f.reportDir})
+	// The model name is recorded once, by analyze: repeating the same name
+	// is harmless, a different one would make the folder name disagree
+	// with the report it holds.
+	if f.modelName != "" && f.modelName != d.ModelName {
+		recorded := "no model_name"
+		if d.ModelName != "" {
+			recorded = fmt.Sprintf("model_name %q", d.ModelName)
+		}
+		return cannotRun("%s records %s and package does not change the analysis; to name the model, run 'trtperf analyze FOLDER --model-name %s --output %s' and package that file", f.analyzeData, recorded, f.modelName, f.analyzeData)
+	}
+	return publish(c, d, data, idx, md, report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, Timestamp: f.timestamp})
 }
 
 func publish(c *cobra.Command, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, md []byte, t report.Target) error {

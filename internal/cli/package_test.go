@@ -16,8 +16,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/report"
 	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
@@ -57,6 +59,54 @@ func TestPackageCorpusFolder(t *testing.T) {
 	code, out, _ = run(t, "package", src, "--output-parent", parent, "--timestamp", "20240131_120000")
 	if code != 0 || !strings.HasPrefix(out, "report_dir: "+dir+"_2\n") {
 		t.Errorf("second run: exit %d, %q", code, out)
+	}
+}
+
+// TestPackageAnalyzeDataDoesNotAnalyse is issue 15's acceptance 3: a
+// validated analyze-data.json is packaged as it is (the analyser is never
+// called), the folder is named from the model name analyze recorded, and
+// FOLDER mode says on stderr that it analyses.
+func TestPackageAnalyzeDataDoesNotAnalyse(t *testing.T) {
+	calls := 0
+	saved := analyzeForPackage
+	analyzeForPackage = func(sc *discover.Scope, o analysis.Options) (*contract.AnalyzeData, error) {
+		calls++
+		return saved(sc, o)
+	}
+	defer func() { analyzeForPackage = saved }()
+
+	tmp := t.TempDir()
+	f, data := analyzeDataFile(t, tmp)
+	d, err := contract.Decode(data)
+	if err != nil || d.ModelName == "" {
+		t.Fatalf("synthetic data without a model name (%v)", err)
+	}
+	parent := filepath.Join(tmp, "reports")
+	code, out, errOut := run(t, "package", "--analyze-data", f, "--output-parent", parent, "--timestamp", "20240131_120000", "--model-name", d.ModelName)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	dir := filepath.Join(parent, "report_"+d.ModelName+"_20240131_120000")
+	if !strings.HasPrefix(out, "report_dir: "+dir+"\n") {
+		t.Errorf("stdout %q, want the folder named from the recorded model name %s", out, dir)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "analyze-data.json")); !bytes.Equal(got, data) {
+		t.Error("the report does not hold the given analyze-data.json byte for byte")
+	}
+	if strings.Contains(errOut, "analysing") {
+		t.Errorf("--analyze-data said it analyses: %q", errOut)
+	}
+	if calls != 0 {
+		t.Fatalf("--analyze-data ran the analysis %d times", calls)
+	}
+
+	// A folder is analysed once, and package says so.
+	src := filepath.Join(tmp, "dumps")
+	writeFile(t, filepath.Join(src, "layers_fp16.json"), tinyLayers)
+	writeFile(t, filepath.Join(src, "profile_fp16.json"), tinyProfile)
+	code, _, errOut = run(t, "package", src, "--output-parent", parent)
+	if code != 0 || calls != 1 || !strings.Contains(errOut, "package: analysing "+src) {
+		t.Errorf("FOLDER mode: exit %d, %d analyses, stderr %q", code, calls, errOut)
 	}
 }
 
@@ -120,7 +170,8 @@ func TestPackageErrors(t *testing.T) {
 		{"non-empty report dir", []string{"package", "--analyze-data", f, "--report-dir", full}, 2, []string{"not empty", "new or empty"}},
 		{"both targets", []string{"package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "a"), "--output-parent", tmp}, 2, []string{"not both"}},
 		{"parent of components", []string{"package", parentOfComponents, "--output-parent", tmp}, 2, []string{"unet, vae", "package each component"}},
-		{"analyze-data without report dir", []string{"package", "--analyze-data", f}, 2, []string{"needs --report-dir"}},
+		{"analyze-data renamed", []string{"package", "--analyze-data", f, "--output-parent", filepath.Join(tmp, "e"), "--model-name", "other"}, 2, []string{"records model_name", "analyze FOLDER --model-name other"}},
+		{"existing report renamed", []string{"package", "--analyze-data", filepath.Join(otherReport, "analyze-data.json"), "--report-dir", otherReport, "--model-name", "x", "--analyze-md", f}, 2, []string{"existing report", "only --analyze-md"}},
 		{"folder and analyze-data", []string{"package", tmp, "--analyze-data", f, "--report-dir", filepath.Join(tmp, "b")}, 2, []string{"not both"}},
 		{"bad timestamp", []string{"package", tmp, "--timestamp", "2024-01-31"}, 2, []string{"YYYYMMDD_HHMMSS"}},
 		{"missing analyze-md", []string{"package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "c"), "--analyze-md", filepath.Join(tmp, "none.md")}, 2, []string{"--analyze-md"}},
@@ -160,7 +211,7 @@ func TestPackageTemplateMissing(t *testing.T) {
 	defer func() { publisher = saved }()
 	before := reporttest.Listing(t, tmp)
 	code, _, errOut := run(t, "package", "--analyze-data", f, "--output-parent", tmp, "--report-dir", "")
-	wantError(t, code, errOut, 2, "needs --report-dir")
+	wantError(t, code, errOut, 2, "index.html.tmpl", "rebuild")
 	code, _, errOut = run(t, "package", "--analyze-data", f, "--report-dir", filepath.Join(tmp, "r"))
 	wantError(t, code, errOut, 2, "index.html.tmpl", "rebuild")
 	if after := reporttest.Listing(t, tmp); after != before {
