@@ -83,12 +83,60 @@ func rows(t *testing.T, p *page) []int {
 	return eval[[]int](t, p, `window.__trtperf.rows()`)
 }
 
+// checkVisibleRows compares what the table shows with what it says: every
+// row on screen (not display:none, inside the scroll box) is one of the
+// filtered rows, no layer shows twice, the count line matches, and a
+// non-empty result shows rows.
+func checkVisibleRows(t *testing.T, p *page, after string) {
+	t.Helper()
+	v := eval[struct {
+		Count, Rows, Shown, Stray, Dupes int
+	}](t, p, `(() => {
+		const rows = window.__trtperf.rows();
+		const set = new Set(rows);
+		const body = document.getElementById("table-body");
+		const box = body.getBoundingClientRect();
+		let shown = 0, stray = 0, dupes = 0;
+		const seen = new Set();
+		for (const r of body.querySelectorAll(".trow")) {
+			if (getComputedStyle(r).display === "none") continue;
+			const b = r.getBoundingClientRect();
+			if (b.bottom <= box.top || b.top >= box.bottom) continue;
+			shown++;
+			const l = Number(r.dataset.layer);
+			if (!set.has(l)) stray++;
+			if (seen.has(l)) dupes++;
+			seen.add(l);
+		}
+		const count = Number(document.getElementById("table-count").textContent.split(" of ")[0].replace(/,/g, ""));
+		return {count, rows: rows.length, shown, stray, dupes};
+	})()`)
+	if v.Count != v.Rows || v.Stray != 0 || v.Dupes != 0 || v.Shown > v.Rows || (v.Rows > 0 && v.Shown == 0) {
+		t.Errorf("after %s: the table says %d layers, holds %d, shows %d rows (%d not in the result, %d twice)", after, v.Count, v.Rows, v.Shown, v.Stray, v.Dupes)
+	}
+}
+
 // checkTable filters by name and type and sorts by time.
 func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 	t.Helper()
 	b := passedBackend(t, d)
+	// Headers are readable (none cut off) and the name column resizes.
+	if cut := eval[[]string](t, p, `Array.from(document.querySelectorAll(".layer-table .thead > span")).filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)`); len(cut) > 0 {
+		t.Errorf("table headers cut off: %q", cut)
+	}
+	nameW := `document.querySelector(".layer-table .thead .c-name").getBoundingClientRect().width`
+	w0 := eval[float64](t, p, nameW)
+	p.do(t, js(`document.getElementById("name-resize").dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`))
+	if w1 := eval[float64](t, p, nameW); w1 < w0+20 {
+		t.Errorf("name column %.0f px wide after widening it, was %.0f", w1, w0)
+	}
+	if w := eval[float64](t, p, `document.querySelector("#table-body .trow:not([hidden]) .c-name").getBoundingClientRect().width`); math.Abs(w-eval[float64](t, p, nameW)) > 1 {
+		t.Errorf("row name cells (%.0f px) do not follow the header (%.0f px)", w, eval[float64](t, p, nameW))
+	}
+
 	// Sort by time: rows follow avg_ms descending.
 	p.setValue(t, "#sort", "time", "change")
+	checkVisibleRows(t, p, "sort by time")
 	got := rows(t, p)
 	if len(got) != b.LayerCount {
 		t.Fatalf("sorted table has %d rows, want %d", len(got), b.LayerCount)
@@ -121,7 +169,11 @@ func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 	if got := len(rows(t, p)); got != want || want == 0 {
 		t.Errorf("name filter %q shows %d rows, want %d (>0)", frag, got, want)
 	}
+	checkVisibleRows(t, p, "name filter "+frag)
+	p.setValue(t, "#filter-name", "no layer is called this \u2603", "input")
+	checkVisibleRows(t, p, "a name filter nothing matches")
 	p.setValue(t, "#filter-name", "", "input")
+	checkVisibleRows(t, p, "clearing the name filter")
 
 	// Filter by type through the select.
 	typ := b.TypeBreakdown[0].Name
@@ -129,6 +181,7 @@ func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 	if got := len(rows(t, p)); got != b.TypeBreakdown[0].Count {
 		t.Errorf("type filter %q shows %d rows, want %d", typ, got, b.TypeBreakdown[0].Count)
 	}
+	checkVisibleRows(t, p, "type filter "+typ)
 	p.setValue(t, "#filter-type", "", "change")
 
 	// Filter by source op (Metadata), which loads sources-<b>.js first.
@@ -152,12 +205,30 @@ func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 		if got != want {
 			t.Errorf("source filter %q shows %d rows, want %d", frag, got, want)
 		}
+		checkVisibleRows(t, p, "source filter "+frag)
 		p.setValue(t, "#filter-source", "", "input")
 		break
 	}
 
 	// Back to topological order.
 	p.setValue(t, "#sort", "topo", "change")
+	checkVisibleRows(t, p, "sort by topological order")
+	for _, f := range b.Issues {
+		if len(f.Layers) == 0 {
+			continue
+		}
+		p.click(t, fmt.Sprintf(`.finding[data-id=%q] button.show-layers`, f.ID))
+		checkVisibleRows(t, p, "show the layers of finding "+f.ID)
+		distinct := map[int]bool{}
+		for _, l := range f.Layers {
+			distinct[l] = true
+		}
+		if got := len(rows(t, p)); got != len(distinct) {
+			t.Errorf("finding %s: the table shows %d rows, want its %d layers", f.ID, got, len(distinct))
+		}
+	}
+	p.click(t, "#table-chip button")
+	checkVisibleRows(t, p, "show all")
 	if got := rows(t, p); len(got) != b.LayerCount || (b.Graph.TopoOrder != nil && got[0] != b.Graph.TopoOrder[0]) {
 		t.Errorf("topological order: %d rows starting %v, want %d starting %v", len(got), got[:min(1, len(got))], b.LayerCount, b.Graph.TopoOrder[:1])
 	}

@@ -100,7 +100,7 @@ export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTML
         f.share ? h("span", { class: "muted", text: `${fmtPct(f.share)} of time` }) : null),
       evidenceList(f.evidence),
       f.next_check ? h("p", { class: "next" }, h("strong", { text: "Next check: " }), f.next_check) : null,
-      n ? h("button", { class: "linkish", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null);
+      n ? h("button", { class: "linkish show-layers", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null);
     list.appendChild(item);
   }
   sec.appendChild(list);

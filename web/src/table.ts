@@ -6,6 +6,8 @@ import { loadSources } from "./loader";
 import { distinct, type Model } from "./model";
 
 const ROW_H = 26;
+
+const cell = (cls: string) => h("span", { class: cls, attrs: { role: "cell" } });
 const OVERSCAN = 8;
 
 export type SortKey = "topo" | "time" | "share" | "name";
@@ -77,24 +79,55 @@ export class LayerTable {
       input("filter-source", "Filter source op / metadata", "source"),
       sortSel, this.countEl, this.chip);
 
-    const head = h("div", { class: "trow thead" },
-      h("span", { class: "c-pos", text: "#" }),
-      h("span", { class: "c-name", text: "Layer" }),
-      h("span", { class: "c-type", text: "Type" }),
-      h("span", { class: "c-prec", text: "Precision" }),
-      h("span", { class: "c-tactic", text: "Tactic" }),
-      m.timed ? h("span", { class: "c-num", text: "Avg" }) : null,
-      m.timed ? h("span", { class: "c-num", text: "Share" }) : null);
+    const grip = h("span", { class: "col-resize", id: "name-resize", title: "Drag (or use ← →) to resize the layer name column",
+      attrs: { role: "separator", "aria-orientation": "vertical", "aria-label": "Resize the layer name column", tabindex: "0" } });
+    const head = h("div", { class: "trow thead", attrs: { role: "row" } },
+      h("span", { class: "c-pos", text: "#", attrs: { role: "columnheader" } }),
+      h("span", { class: "c-name", attrs: { role: "columnheader" } }, h("span", { text: "Layer name", title: "hover a name to see it whole; drag the edge to widen the column" }), grip),
+      h("span", { class: "c-type", text: "Type", attrs: { role: "columnheader" } }),
+      h("span", { class: "c-prec", text: "Precision", attrs: { role: "columnheader" } }),
+      h("span", { class: "c-tactic", text: "Tactic", attrs: { role: "columnheader" } }),
+      m.timed ? h("span", { class: "c-num", text: "Avg", title: "average time per inference", attrs: { role: "columnheader" } }) : null,
+      m.timed ? h("span", { class: "c-num", text: "Share", title: "share of the summed layer time", attrs: { role: "columnheader" } }) : null);
+    this.bindResize(grip, head);
     this.spacer = h("div", { class: "tspacer" });
-    this.body = h("div", { class: "tbody", id: "table-body", attrs: { role: "grid", tabindex: "0" } }, this.spacer);
+    this.body = h("div", { class: "tbody", id: "table-body", attrs: { role: "rowgroup", tabindex: "0", "aria-label": "Layers (arrow keys move the selection)" } }, this.spacer);
     this.body.addEventListener("scroll", () => this.schedule());
     this.body.addEventListener("click", (ev) => {
       const row = (ev.target as HTMLElement).closest(".trow") as HTMLElement | null;
       if (row && row.dataset.layer) this.onSelect(Number(row.dataset.layer));
     });
     this.body.addEventListener("keydown", (ev) => this.key(ev));
-    this.el = h("div", { class: "layer-table" + (m.timed ? "" : " untimed") }, controls, head, this.body);
+    this.el = h("div", { class: "layer-table" + (m.timed ? "" : " untimed"), attrs: { role: "table", "aria-label": "Layer table" } }, controls, head, this.body);
     this.refresh();
+  }
+
+  /** Name column width: drag the header grip, or focus it and press ← →. */
+  private bindResize(grip: HTMLElement, head: HTMLElement): void {
+    const nameCell = grip.parentElement!;
+    const set = (px: number) => {
+      const max = Math.max(160, head.clientWidth - 300);
+      const w = Math.round(Math.max(120, Math.min(max, px)));
+      this.el.style.setProperty("--name-w", w + "px");
+      grip.setAttribute("aria-valuenow", String(w));
+    };
+    let start: { x: number; w: number } | null = null;
+    grip.addEventListener("pointerdown", (ev) => {
+      start = { x: ev.clientX, w: nameCell.getBoundingClientRect().width };
+      grip.setPointerCapture(ev.pointerId);
+      ev.preventDefault();
+    });
+    grip.addEventListener("pointermove", (ev) => {
+      if (start) set(start.w + ev.clientX - start.x);
+    });
+    grip.addEventListener("pointerup", () => {
+      start = null;
+    });
+    grip.addEventListener("keydown", (ev) => {
+      if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+      ev.preventDefault();
+      set(nameCell.getBoundingClientRect().width + (ev.key === "ArrowRight" ? 40 : -40));
+    });
   }
 
   /** Restricts the table to a finding's layers (null clears it). */
@@ -217,11 +250,10 @@ export class LayerTable {
     const need = last - first;
     while (this.pool.length < need) {
       const row = h("div", { class: "trow", attrs: { role: "row" } },
-        h("span", { class: "c-pos" }), h("span", { class: "c-name" }), h("span", { class: "c-type" }),
-        h("span", { class: "c-prec" }), h("span", { class: "c-tactic" }));
+        cell("c-pos"), cell("c-name"), cell("c-type"), cell("c-prec"), cell("c-tactic"));
       if (m.timed) {
-        row.appendChild(h("span", { class: "c-num" }));
-        row.appendChild(h("span", { class: "c-num c-share" }, h("span", { class: "bar" }), h("span", { class: "val" })));
+        row.appendChild(cell("c-num"));
+        row.appendChild(h("span", { class: "c-num c-share", attrs: { role: "cell" } }, h("span", { class: "bar" }), h("span", { class: "val" })));
       }
       this.pool.push(row);
       this.body.appendChild(row);
