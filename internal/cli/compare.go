@@ -100,9 +100,9 @@ func loadAnalysis(path string) (*contract.AnalyzeData, error) {
 		return nil, cannotRun("%s: %v; give a dump folder or an analyze-data.json", path, err)
 	}
 	if st.Mode().IsRegular() {
-		d, err := contract.ReadFile(path)
+		d, err := readValid(path)
 		if err != nil {
-			return nil, cannotRun("%v; give an analyze-data.json written by 'trtperf analyze', or a dump folder", err)
+			return nil, err
 		}
 		return d, nil
 	}

@@ -63,9 +63,9 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	if len(args) == 1 && len(sf.data.pairs) == 0 {
 		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() {
-			d, err := contract.ReadFile(args[0])
+			d, err := readValid(args[0])
 			if err != nil {
-				return nil, cannotRun("%v; give an analyze-data.json written by 'trtperf analyze', or a dump folder", err)
+				return nil, err
 			}
 			return d, nil
 		}

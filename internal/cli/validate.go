@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -126,4 +127,19 @@ func printRequirePassed(w io.Writer, d *contract.AnalyzeData) bool {
 		fmt.Fprintln(w, "REQUIRE-PASSED PASS")
 	}
 	return ok
+}
+
+// readValid reads an analyze-data.json for summary and compare: a file that
+// fails validate is refused with exit 1 and its first problem, a file that
+// cannot be read with exit 2.
+func readValid(path string) (*contract.AnalyzeData, error) {
+	d, err := contract.ReadValid(path)
+	var ie *contract.InvalidError
+	switch {
+	case errors.As(err, &ie):
+		return nil, &ExitError{Code: ExitCheck, Err: err}
+	case err != nil:
+		return nil, cannotRun("%v; give an analyze-data.json written by 'trtperf analyze', or a dump folder", err)
+	}
+	return d, nil
 }

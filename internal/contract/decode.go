@@ -21,6 +21,47 @@ func Decode(data []byte) (*AnalyzeData, error) {
 	return d, nil
 }
 
+// InvalidError says a file failed Validate: the commands that read an
+// analyze-data.json refuse it (exit 1) with its first problem.
+type InvalidError struct {
+	Path  string
+	First Problem // the first schema problem, else the first semantic one
+	Count int     // problems in all
+}
+
+func (e *InvalidError) Error() string {
+	ptr := e.First.Pointer
+	if ptr == "" {
+		ptr = "(document)"
+	}
+	more := ""
+	if e.Count > 1 {
+		more = fmt.Sprintf(" (and %d more)", e.Count-1)
+	}
+	return fmt.Sprintf("%s is not a valid analyze-data.json: %s: %s%s; run 'trtperf validate %s' for every problem, or re-create it with 'trtperf analyze'", e.Path, ptr, e.First.Message, more, e.Path)
+}
+
+// ReadValid reads an analyze-data.json file and returns it only when it
+// passes Validate (schema and semantics) and has this trtperf's major
+// schema_version; otherwise the error is an *InvalidError, or the read
+// error. Commands that trust the numbers of a file (summary, compare) read
+// it with ReadValid, so a broken file is refused instead of half-shown.
+func ReadValid(path string) (*AnalyzeData, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	r := Validate(data)
+	ps := append(r.Schema, r.Semantic...)
+	if len(ps) == 0 && major(r.Data.SchemaVersion) != major(SchemaVersion) {
+		ps = []Problem{{Pointer: "/schema_version", Message: fmt.Sprintf("%q, this trtperf reads %s.x", r.Data.SchemaVersion, major(SchemaVersion))}}
+	}
+	if len(ps) > 0 {
+		return nil, &InvalidError{Path: path, First: ps[0], Count: len(ps)}
+	}
+	return r.Data, nil
+}
+
 // ReadFile reads and decodes an analyze-data.json file.
 func ReadFile(path string) (*AnalyzeData, error) {
 	data, err := os.ReadFile(path)

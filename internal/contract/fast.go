@@ -341,6 +341,10 @@ func (c *fastChecker) check(n *fnode) {
 		return
 	case kNumber:
 		c.skip()
+		if overflowsFloat64(unsafe.String(&c.b[start], c.i-start)) {
+			c.fail("", "%s", rangeMessage(string(c.b[start:c.i])))
+			break
+		}
 		if n.hasMin || n.hasMax {
 			f := parseNum(c.b[start:c.i])
 			if n.hasMin && f < n.minimum {

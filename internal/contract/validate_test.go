@@ -260,6 +260,34 @@ func TestValidateNotJSON(t *testing.T) {
 	}
 }
 
+// TestValidateHugeNumbers: a number beyond float64 is a schema problem at
+// its pointer wherever it is (the generic validator's head of an array or
+// the fast checker's tail), never a panic in the schema library.
+func TestValidateHugeNumbers(t *testing.T) {
+	doc := encode(t, bigDoc(40))
+	for _, tc := range []struct{ ptr, num string }{
+		{"/results/0/records/1/time_ms", "1e9999999999"},
+		{"/results/0/records/30/time_ms", "1e9999999999"},
+		{"/results/0/records/2/layer", "-1e400"},
+		{"/results/0/layers/35/Inputs/0/Dimensions/0", "9e999"},
+		{"/results/0/graph/topo_order/3", "1" + strings.Repeat("0", 400)},
+		{"/validation/backend_count", "1E+99999"},
+	} {
+		data := tamper(t, doc, tc.ptr, false, json.Number(tc.num))
+		r := Validate(data)
+		if !slices.Contains(pointers(r.Schema), tc.ptr) {
+			t.Errorf("%s = %s: schema problems %q lack it", tc.ptr, tc.num, r.Schema)
+		}
+		if r.SemanticOK() {
+			t.Errorf("%s = %s: semantic check passed", tc.ptr, tc.num)
+		}
+	}
+	// Tiny numbers round to 0 and are in range.
+	if r := Validate(tamper(t, doc, "/results/0/records/1/time_ms", false, json.Number("1e-99999"))); !r.SchemaOK() {
+		t.Errorf("1e-99999: %q", r.Schema)
+	}
+}
+
 func TestComparePointers(t *testing.T) {
 	ps := []Problem{{Pointer: "/results/0/records/10"}, {Pointer: "/results/0/records/9/name"}, {Pointer: "/validation"}, {Pointer: ""}, {Pointer: "/results/0/layers/2"}}
 	sortProblems(ps)
@@ -272,7 +300,10 @@ func TestComparePointers(t *testing.T) {
 func FuzzValidate(f *testing.F) {
 	doc := encode(f, smallDoc())
 	f.Add(doc)
-	f.Add(encode(f, bigDoc(40)))
+	// Seeds stay small (a few KB) so the fuzzer and its minimiser run
+	// thousands of executions per second; 20 elements reach the fast path.
+	f.Add(encode(f, bigDoc(keepHead+4)))
+	f.Add([]byte(`{"results":[{"records":[{"time_ms":1e9999999999}]}]}`))
 	f.Add(tamper(f, doc, "/results/0/records/1/avg_ms", false, "x"))
 	f.Add(tamper(f, doc, "/results/0/graph/edges/0", false, []int{7, -3}))
 	f.Add([]byte(`{"results":[{"records":[{"layer":1e99}],"layers":[],"graph":{"is_dag":true,"topo_order":[5]}}]}`))
