@@ -1,0 +1,233 @@
+package trtexecflags
+
+import (
+	"errors"
+	"path"
+	"strings"
+)
+
+// word is one shell word of a command line after quote removal, or an
+// operator. expanded marks a word with an unquoted or double-quoted $
+// expansion, whose final text the shell decides.
+type shellToken struct {
+	text     string
+	op       string // "" for a word; "sep" for | || && ; & newline; "redir" for < > >> etc.
+	expanded bool
+}
+
+// shellWords splits a POSIX shell command line the way bash would for a
+// simple command: blanks separate words, '…' is literal, "…" allows \" \\
+// \$ \` escapes, a backslash escapes one character (backslash-newline
+// continues the line), # at a word start begins a comment, and the
+// operators | || && ; & and redirections are returned as tokens.
+// Command substitution ($(…), `…`) and a < or > inside a word are
+// rejected: a printed command must not depend on them (a "<file>"
+// placeholder would be read as a redirection).
+func shellWords(s string) ([]shellToken, error) {
+	var toks []shellToken
+	var cur strings.Builder
+	inWord, expanded := false, false
+	flush := func() {
+		if inWord {
+			toks = append(toks, shellToken{text: cur.String(), expanded: expanded})
+		}
+		cur.Reset()
+		inWord, expanded = false, false
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			flush()
+			i++
+		case c == '\n':
+			flush()
+			toks = append(toks, shellToken{op: "sep", text: "\n"})
+			i++
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("the command ends in a lone backslash")
+			}
+			if s[i+1] != '\n' {
+				cur.WriteByte(s[i+1])
+				inWord = true
+			}
+			i += 2
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("a single quote (') is not closed")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord = true
+			i += j + 2
+		case c == '"':
+			inWord = true
+			i++
+			closed := false
+			for i < len(s) {
+				d := s[i]
+				if d == '"' {
+					closed = true
+					i++
+					break
+				}
+				if d == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					if s[i+1] != '\n' {
+						cur.WriteByte(s[i+1])
+					}
+					i += 2
+					continue
+				}
+				if d == '`' || (d == '$' && i+1 < len(s) && s[i+1] == '(') {
+					return nil, errors.New("the command uses command substitution ($(…) or `…`); print the literal value instead")
+				}
+				if d == '$' {
+					expanded = true
+				}
+				cur.WriteByte(d)
+				i++
+			}
+			if !closed {
+				return nil, errors.New("a double quote (\") is not closed")
+			}
+		case c == '`' || (c == '$' && i+1 < len(s) && s[i+1] == '('):
+			return nil, errors.New("the command uses command substitution ($(…) or `…`); print the literal value instead")
+		case c == '$':
+			expanded = true
+			inWord = true
+			cur.WriteByte(c)
+			i++
+		case c == '#' && !inWord:
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '|' || c == ';' || (c == '&' && !(i+1 < len(s) && s[i+1] == '>')):
+			flush()
+			op := string(c)
+			if i+1 < len(s) && (s[i+1] == c || (c == '|' && s[i+1] == '&')) {
+				op += string(s[i+1])
+			}
+			toks = append(toks, shellToken{op: "sep", text: op})
+			i += len(op)
+		case c == '<' || c == '>' || c == '&':
+			if inWord && !allDigits(cur.String()) {
+				return nil, errors.New("an unquoted '" + string(c) + "' inside the argument " + cur.String() + string(c) + "… is a shell redirection; replace the placeholder with a real value or quote it")
+			}
+			cur.Reset()
+			inWord, expanded = false, false
+			j := i + 1
+			for j < len(s) && strings.IndexByte("<>&|", s[j]) >= 0 {
+				j++
+			}
+			toks = append(toks, shellToken{op: "redir", text: s[i:j]})
+			i = j
+		default:
+			cur.WriteByte(c)
+			inWord = true
+			i++
+		}
+	}
+	flush()
+	return toks, nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// trtexecInvocations returns the argument lists (argv[1:]) of every
+// simple command in toks whose program is trtexec, and whether toks held
+// any command at all. Redirections and their targets are dropped;
+// leading VAR=value assignments and the wrappers sudo, env, time, nohup,
+// exec are skipped.
+func trtexecInvocations(toks []shellToken) (runs [][]shellToken, any bool) {
+	var seg []shellToken
+	end := func() {
+		if len(seg) == 0 {
+			return
+		}
+		any = true
+		i := 0
+		for i < len(seg) && (isAssignment(seg[i].text) || wrappers[seg[i].text]) {
+			i++
+		}
+		if i < len(seg) {
+			prog := path.Base(strings.ReplaceAll(seg[i].text, "\\", "/"))
+			if prog == "trtexec" || prog == "trtexec.exe" {
+				runs = append(runs, append([]shellToken(nil), seg[i+1:]...))
+			}
+		}
+		seg = seg[:0]
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.op {
+		case "sep":
+			end()
+		case "redir":
+			if i+1 < len(toks) && toks[i+1].op == "" {
+				i++ // the redirection's target
+			}
+		default:
+			seg = append(seg, t)
+		}
+	}
+	end()
+	return runs, any
+}
+
+var wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "nohup": true, "exec": true}
+
+func isAssignment(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i := 0; i < eq; i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ShellQuote returns arg written so that a POSIX shell passes it to the
+// program unchanged: as is when it holds only safe characters, else in
+// single quotes.
+func ShellQuote(arg string) string {
+	if arg == "" {
+		return "''"
+	}
+	safe := true
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_=+:,./@%", c) >= 0) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return arg
+	}
+	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+}
+
+// QuoteCommand joins argv into one shell command line, quoting each word
+// with ShellQuote.
+func QuoteCommand(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = ShellQuote(a)
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,60 @@
+package trtexecflags
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// Version is a TensorRT release as major.minor. Patch levels are not
+// modelled: within one minor release trtexec's option set did not change
+// between the GA tags read for this table (8.4.1/8.4.3, 8.5.1–8.5.3,
+// 10.0.0/10.0.1, 10.13.0–10.13.3), and early-access builds (8.2.0 EA,
+// 8.6.0 EA) are treated as their GA release. The zero Version means
+// "unknown"; see CheckCommand for what is accepted then.
+type Version struct {
+	Major, Minor int
+}
+
+// V returns the Version major.minor.
+func V(major, minor int) Version { return Version{Major: major, Minor: minor} }
+
+// IsZero reports whether v is the unknown version.
+func (v Version) IsZero() bool { return v == Version{} }
+
+// Less reports whether v is an older release than w.
+func (v Version) Less(w Version) bool {
+	if v.Major != w.Major {
+		return v.Major < w.Major
+	}
+	return v.Minor < w.Minor
+}
+
+// String formats v as "major.minor", or "unknown" for the zero Version.
+func (v Version) String() string {
+	if v.IsZero() {
+		return "unknown"
+	}
+	return strconv.Itoa(v.Major) + "." + strconv.Itoa(v.Minor)
+}
+
+// versionRE finds the first major.minor in free text such as
+// "TensorRT 8.5.1.7", "TensorRT-10.0.1.6", "v10.4" or "8.6.1".
+var versionRE = regexp.MustCompile(`(?:^|[^0-9.])(\d{1,3})\.(\d{1,3})(?:[^0-9]|$)`)
+
+// ParseVersion reads a TensorRT version from strings such as "8.6.1",
+// "10.4", "TensorRT 8.5.1.7" or "TensorRT-v10.0.1". Only major.minor is
+// kept. A bare major ("10") is rejected because trtexec's options differ
+// between minor releases.
+func ParseVersion(s string) (Version, error) {
+	m := versionRE.FindStringSubmatch(s)
+	if m == nil {
+		return Version{}, fmt.Errorf("trtexecflags: no TensorRT version (major.minor) in %q; pass e.g. \"10.4\" or \"TensorRT 8.6.1\"", s)
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	if major == 0 {
+		return Version{}, fmt.Errorf("trtexecflags: %q is not a TensorRT version (major 0)", s)
+	}
+	return Version{Major: major, Minor: minor}, nil
+}
