@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 )
 
 // fill sets every field reachable from v to a non-zero value, so a field
@@ -86,8 +87,8 @@ func TestFastDecodeErrors(t *testing.T) {
 		{`{"schema_version":"1.0","results":[{"layers":[{"Parameters":[]}]}]}`, "/results/0/layers/0/Parameters"},
 	} {
 		_, err := Decode([]byte(tc.in))
-		if err == nil || errPointer(err) != tc.ptr {
-			t.Errorf("Decode(%s): err %v at %q, want pointer %s", tc.in, err, errPointer(err), tc.ptr)
+		if err == nil || fastjson.ErrPointer(err) != tc.ptr {
+			t.Errorf("Decode(%s): err %v at %q, want pointer %s", tc.in, err, fastjson.ErrPointer(err), tc.ptr)
 		}
 	}
 }

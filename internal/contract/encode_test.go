@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 	"github.com/trtperf/trtperf/internal/golden"
 )
 
@@ -30,7 +31,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		doc  *AnalyzeData
-	}{{"small", smallDoc()}, {"big", bigDoc(3*chunkLen + 17)}} {
+	}{{"small", smallDoc()}, {"big", bigDoc(3*fastjson.ChunkLen + 17)}} {
 		t.Run(tc.name, func(t *testing.T) {
 			first := encode(t, tc.doc)
 			d, err := Decode(first)
@@ -56,7 +57,7 @@ func TestEncodeMatchesJSONv2(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		doc  *AnalyzeData
-	}{{"small", smallDoc()}, {"big", bigDoc(2*chunkLen + 3)}} {
+	}{{"small", smallDoc()}, {"big", bigDoc(2*fastjson.ChunkLen + 3)}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.doc
 			for i := range d.Results {
@@ -106,18 +107,18 @@ func TestEncodeFloats(t *testing.T) {
 		f    float64
 		want string
 	}{{0, "0"}, {1, "1"}, {0.1, "0.1"}, {1.0 / 3, "0.3333333333333333"}, {1e-7, "1e-7"}, {123456789.125, "123456789.125"}, {1e21, "1e+21"}, {-2.5e-9, "-2.5e-9"}} {
-		e := &enc{}
-		e.float("x", tc.f)
-		if string(e.buf) != tc.want {
-			t.Errorf("float(%v) = %s, want %s", tc.f, e.buf, tc.want)
+		e := &fastjson.Writer{}
+		e.Float("x", tc.f)
+		if string(e.Buf) != tc.want {
+			t.Errorf("float(%v) = %s, want %s", tc.f, e.Buf, tc.want)
 		}
 	}
 }
 
 func TestEncodeRejectsNonFinite(t *testing.T) {
 	for _, f := range []float64{math.NaN(), math.Inf(1)} {
-		d := bigDoc(chunkLen + 10)
-		d.Results[0].Records[chunkLen+5].AvgMs = f
+		d := bigDoc(fastjson.ChunkLen + 10)
+		d.Results[0].Records[fastjson.ChunkLen+5].AvgMs = f
 		if err := Encode(&bytes.Buffer{}, d); err == nil || !strings.Contains(err.Error(), "avg_ms") {
 			t.Errorf("Encode with avg_ms %v: err = %v, want an error naming avg_ms", f, err)
 		}
@@ -156,15 +157,15 @@ func TestStrEscapesAtEveryPosition(t *testing.T) {
 	for _, sp := range specials {
 		for pos := 0; pos <= 20; pos++ {
 			s := strings.Repeat("a", pos) + sp + strings.Repeat("b", 20-pos)
-			var e enc
-			e.str(s)
+			var e fastjson.Writer
+			e.Str(s)
 			want, err := jsonv2.Marshal(s)
 			if err != nil {
 				// invalid UTF-8: the encoder writes U+FFFD instead
 				want, _ = jsonv2.Marshal(strings.ToValidUTF8(s, "\ufffd"))
 			}
-			if string(e.buf) != string(want) {
-				t.Errorf("str(%q) = %s, want %s", s, e.buf, want)
+			if string(e.Buf) != string(want) {
+				t.Errorf("str(%q) = %s, want %s", s, e.Buf, want)
 			}
 		}
 	}

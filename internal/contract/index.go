@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 	"io"
 	"strconv"
 	"strings"
@@ -26,9 +27,7 @@ type BackendIndex struct {
 
 // Span is one array element's bytes: data[Start:End] is the complete JSON
 // value (an object), without the separating comma or whitespace.
-type Span struct {
-	Start, End int64
-}
+type Span = fastjson.Span
 
 // EncodeIndexed is Encode that also returns where each backend's layers and
 // records elements are in the bytes written to w (offsets from the first
@@ -57,6 +56,15 @@ func DecodeIndexed(data []byte) (*AnalyzeData, *Index, error) {
 		idx.Results = append(idx.Results, make([]BackendIndex, len(d.Results)-len(idx.Results))...)
 	}
 	return d, idx, nil
+}
+
+// spanSink is the callback through which the decoder hands idx the
+// element offsets it finds; nil when there is no index to fill.
+func (idx *Index) spanSink(data []byte) func(base string, elems [][2]int) {
+	if idx == nil {
+		return nil
+	}
+	return func(base string, elems [][2]int) { idx.addSpans(base, data, elems) }
 }
 
 // addSpans records the element spans collect found for the array at the

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 )
 
 func TestIndexSpans(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		doc  *AnalyzeData
-	}{{"small", smallDoc()}, {"big", bigDoc(3*chunkLen + 17)}} {
+	}{{"small", smallDoc()}, {"big", bigDoc(3*fastjson.ChunkLen + 17)}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			idx, err := EncodeIndexed(&buf, tc.doc)
@@ -30,17 +32,17 @@ func TestIndexSpans(t *testing.T) {
 					t.Fatalf("backend %d: %d/%d spans for %d layers and %d records", bi, len(x.Layers), len(x.Records), len(b.Layers), len(b.Records))
 				}
 				for i := range b.Layers {
-					e := &enc{}
+					e := enc{&fastjson.Writer{}}
 					e.layer(&b.Layers[i])
-					if got := data[x.Layers[i].Start:x.Layers[i].End]; !bytes.Equal(got, e.buf) {
-						t.Fatalf("backend %d layer %d: span holds %.80q, want %.80q", bi, i, got, e.buf)
+					if got := data[x.Layers[i].Start:x.Layers[i].End]; !bytes.Equal(got, e.Buf) {
+						t.Fatalf("backend %d layer %d: span holds %.80q, want %.80q", bi, i, got, e.Buf)
 					}
 				}
 				for i := range b.Records {
-					e := &enc{}
+					e := enc{&fastjson.Writer{}}
 					e.record(&b.Records[i])
-					if got := data[x.Records[i].Start:x.Records[i].End]; !bytes.Equal(got, e.buf) {
-						t.Fatalf("backend %d record %d: span holds %.80q, want %.80q", bi, i, got, e.buf)
+					if got := data[x.Records[i].Start:x.Records[i].End]; !bytes.Equal(got, e.Buf) {
+						t.Fatalf("backend %d record %d: span holds %.80q, want %.80q", bi, i, got, e.Buf)
 					}
 				}
 			}

@@ -1,6 +1,12 @@
 // Package contract defines analyze-data.json: the Go types that are written,
 // the JSON Schema that describes them (embedded), and the checks behind
 // `trtperf validate`. It knows nothing of how the numbers were computed.
+//
+// The model reads on its own: types.go (the shape), schema.go and
+// schema/ (the JSON Schema), semantic.go (invariants the schema cannot
+// say), validate.go and decode.go (the API). encode.go and decodefast.go
+// are field tables over the byte-level machinery in internal/fastjson,
+// pinned to encoding/json/v2 by the tests.
 package contract
 
 import "github.com/go-json-experiment/json/jsontext"

@@ -1,4 +1,4 @@
-package contract
+package fastjson
 
 import (
 	"fmt"
@@ -240,12 +240,12 @@ func (c *fastChecker) pointer(last string) string {
 		if s.name == nil {
 			sb.WriteString(strconv.Itoa(s.idx))
 		} else {
-			sb.WriteString(escapePointer(unquoteRaw(s.name)))
+			sb.WriteString(EscapePointer(unquoteRaw(s.name)))
 		}
 	}
 	if last != "" {
 		sb.WriteByte('/')
-		sb.WriteString(escapePointer(last))
+		sb.WriteString(EscapePointer(last))
 	}
 	return sb.String()
 }
@@ -256,17 +256,17 @@ func (c *fastChecker) fail(last, format string, args ...any) {
 	}
 }
 
-func (c *fastChecker) ws() { c.i = skipWS(c.b, c.i) }
+func (c *fastChecker) ws() { c.i = SkipWS(c.b, c.i) }
 
 // str consumes a string and returns its raw contents.
 func (c *fastChecker) str() []byte {
-	raw, end, _ := scanString(c.b, c.i)
+	raw, end, _ := ScanString(c.b, c.i)
 	c.i = end
 	return raw
 }
 
 // skip consumes any value.
-func (c *fastChecker) skip() { c.i = valueEnd(c.b, c.i) }
+func (c *fastChecker) skip() { c.i = ValueEnd(c.b, c.i) }
 
 func unquoteRaw(raw []byte) string {
 	for _, ch := range raw {
@@ -319,7 +319,7 @@ func (c *fastChecker) check(n *fnode) {
 		if !ok {
 			got := kindsString(kind)
 			if kind == kNumber {
-				got = "number " + string(c.b[start:scalarEnd(c.b, c.i)])
+				got = "number " + string(c.b[start:ScalarEnd(c.b, c.i)])
 			}
 			c.fail("", "got %s, want %s", got, kindsString(n.types))
 			c.skip()
@@ -387,7 +387,7 @@ func (c *fastChecker) object(n *fnode) {
 	var seen uint64
 	for {
 		var done bool
-		if c.i, done = nextItem(c.b, c.i, '}'); done {
+		if c.i, done = NextItem(c.b, c.i, '}'); done {
 			break
 		}
 		name := c.str()
@@ -428,7 +428,7 @@ func (c *fastChecker) array(n *fnode) {
 	count := 0
 	for {
 		var done bool
-		if c.i, done = nextItem(c.b, c.i, ']'); done {
+		if c.i, done = NextItem(c.b, c.i, ']'); done {
 			break
 		}
 		var item *fnode
@@ -455,7 +455,7 @@ func (c *fastChecker) array(n *fnode) {
 }
 
 // escapePointer escapes one JSON pointer token (RFC 6901).
-func escapePointer(s string) string {
+func EscapePointer(s string) string {
 	if strings.IndexAny(s, "~/") < 0 {
 		return s
 	}

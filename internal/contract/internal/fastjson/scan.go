@@ -1,13 +1,13 @@
-package contract
+package fastjson
 
-// Scanning helpers shared by the fast schema checker (fast.go) and the
-// fast decoder (decodefast.go). Both read JSON that is already known to be
+// Scanning helpers shared by the fast schema checker (schemacheck.go) and the
+// fast decoder (reader.go). Both read JSON that is already known to be
 // syntactically valid, so these only find boundaries; they never report
 // errors. Each takes the buffer and a position and returns the position
 // after what it consumed.
 
-// skipWS returns the index of the first non-whitespace byte at or after i.
-func skipWS(b []byte, i int) int {
+// SkipWS returns the index of the first non-whitespace byte at or after i.
+func SkipWS(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\n', '\r':
@@ -19,10 +19,10 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-// scanString reads the string whose opening quote is at b[i]: its raw
+// ScanString reads the string whose opening quote is at b[i]: its raw
 // (still escaped) contents, the index after the closing quote, and whether
 // it holds escapes.
-func scanString(b []byte, i int) (raw []byte, end int, esc bool) {
+func ScanString(b []byte, i int) (raw []byte, end int, esc bool) {
 	start := i + 1
 	for j := start; j < len(b); j++ {
 		switch b[j] {
@@ -36,8 +36,8 @@ func scanString(b []byte, i int) (raw []byte, end int, esc bool) {
 	return b[start:], len(b), esc
 }
 
-// scalarEnd returns the end of the number or literal starting at b[i].
-func scalarEnd(b []byte, i int) int {
+// ScalarEnd returns the end of the number or literal starting at b[i].
+func ScalarEnd(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
@@ -48,23 +48,23 @@ func scalarEnd(b []byte, i int) int {
 	return i
 }
 
-// valueEnd returns the index after the value at or after i (leading
+// ValueEnd returns the index after the value at or after i (leading
 // whitespace skipped).
-func valueEnd(b []byte, i int) int {
-	i = skipWS(b, i)
+func ValueEnd(b []byte, i int) int {
+	i = SkipWS(b, i)
 	if i >= len(b) {
 		return i
 	}
 	switch b[i] {
 	case '"':
-		_, i, _ = scanString(b, i)
+		_, i, _ = ScanString(b, i)
 		return i
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				_, i, _ = scanString(b, i)
+				_, i, _ = ScanString(b, i)
 				continue
 			case '{', '[':
 				depth++
@@ -78,19 +78,19 @@ func valueEnd(b []byte, i int) int {
 		}
 		return i
 	}
-	return scalarEnd(b, i)
+	return ScalarEnd(b, i)
 }
 
-// nextItem moves to the next member or element of the object or array
+// NextItem moves to the next member or element of the object or array
 // being read, past whitespace and a separating ','; done reports that the
 // closing byte was reached instead (and consumed).
-func nextItem(b []byte, i int, closing byte) (next int, done bool) {
-	i = skipWS(b, i)
+func NextItem(b []byte, i int, closing byte) (next int, done bool) {
+	i = SkipWS(b, i)
 	switch b[i] {
 	case closing:
 		return i + 1, true
 	case ',':
-		i = skipWS(b, i+1)
+		i = SkipWS(b, i+1)
 	}
 	return i, false
 }

@@ -1,20 +1,22 @@
-package contract
+package fastjson
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// enc appends compact JSON to buf. It is hand-written rather than
+// Writer appends compact JSON to Buf. It is hand-written rather than
 // reflection-based because analyze-data.json for a 200k-layer engine is
 // hundreds of MB; the bytes it produces are identical to
-// go-json-experiment's with Deterministic(true) (a test pins this), except
-// that Graph.Cycle and Graph.TopoOrder write null when nil.
-type enc struct {
-	buf []byte
-	err error // first non-finite number met
+// go-json-experiment's with Deterministic(true) (the contract's tests pin
+// this on every field of the model).
+type Writer struct {
+	Buf []byte
+	Err error // first non-finite number met
 }
 
 // needEscape marks ASCII bytes that cannot appear verbatim in a JSON string.
@@ -26,17 +28,18 @@ var needEscape = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// AppendString appends s as a JSON string, exactly as Encode writes string
+// AppendString appends s as a JSON string, exactly as Writer.Str writes string
 // values (invalid UTF-8 becomes U+FFFD), so other writers of the same data
 // (the report's scripts) need no second, slower encoder.
 func AppendString(dst []byte, s string) []byte {
-	e := enc{buf: dst}
-	e.str(s)
-	return e.buf
+	e := Writer{Buf: dst}
+	e.Str(s)
+	return e.Buf
 }
 
-func (e *enc) str(s string) {
-	b := append(e.buf, '"')
+// Str writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
+func (e *Writer) Str(s string) {
+	b := append(e.Buf, '"')
 	i := 0 // start of the run not yet copied
 	for n := 0; n < len(s); {
 		n = plainRun(s, n)
@@ -80,7 +83,7 @@ func (e *enc) str(s string) {
 		}
 	}
 	b = append(b, s[i:]...)
-	e.buf = append(b, '"')
+	e.Buf = append(b, '"')
 }
 
 // plainRun skips, eight bytes at a time, the bytes from n on that JSON
@@ -107,31 +110,31 @@ func plainRun(s string, n int) int {
 	return n
 }
 
-// key writes `,"name":` (or without the comma for the first member); names
-// are constants of this package and never need escaping.
-func (e *enc) key(first bool, name string) {
+// Key writes `,"name":` (or without the comma for the first member); names
+// are constants of the caller and never need escaping.
+func (e *Writer) Key(first bool, name string) {
 	if !first {
-		e.buf = append(e.buf, ',')
+		e.Buf = append(e.Buf, ',')
 	}
-	e.buf = append(e.buf, '"')
-	e.buf = append(e.buf, name...)
-	e.buf = append(e.buf, '"', ':')
+	e.Buf = append(e.Buf, '"')
+	e.Buf = append(e.Buf, name...)
+	e.Buf = append(e.Buf, '"', ':')
 }
 
-func (e *enc) int(v int64) { e.buf = strconv.AppendInt(e.buf, v, 10) }
+func (e *Writer) Int(v int64) { e.Buf = strconv.AppendInt(e.Buf, v, 10) }
 
-func (e *enc) bool(v bool) { e.buf = strconv.AppendBool(e.buf, v) }
+func (e *Writer) Bool(v bool) { e.Buf = strconv.AppendBool(e.Buf, v) }
 
-func (e *enc) null() { e.buf = append(e.buf, "null"...) }
+func (e *Writer) Null() { e.Buf = append(e.Buf, "null"...) }
 
-// float writes the shortest representation that round-trips, in the
+// Float writes the shortest representation that round-trips, in the
 // ECMAScript style JSON libraries share (exponent only below 1e-6 or from 1e21).
-func (e *enc) float(name string, f float64) {
+func (e *Writer) Float(name string, f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if e.err == nil {
-			e.err = fmt.Errorf("%s is %v: JSON cannot carry non-finite numbers", name, f)
+		if e.Err == nil {
+			e.Err = fmt.Errorf("%s is %v: JSON cannot carry non-finite numbers", name, f)
 		}
-		e.buf = append(e.buf, '0')
+		e.Buf = append(e.Buf, '0')
 		return
 	}
 	abs := math.Abs(f)
@@ -139,87 +142,87 @@ func (e *enc) float(name string, f float64) {
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	e.buf = strconv.AppendFloat(e.buf, f, format, -1, 64)
+	e.Buf = strconv.AppendFloat(e.Buf, f, format, -1, 64)
 	if format == 'e' {
 		// e-09 → e-9, as ECMAScript writes it.
-		n := len(e.buf)
-		if n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
-			e.buf[n-2] = e.buf[n-1]
-			e.buf = e.buf[:n-1]
+		n := len(e.Buf)
+		if n >= 4 && e.Buf[n-4] == 'e' && e.Buf[n-3] == '-' && e.Buf[n-2] == '0' {
+			e.Buf[n-2] = e.Buf[n-1]
+			e.Buf = e.Buf[:n-1]
 		}
 	}
 }
 
-func (e *enc) strs(v []string) {
-	e.buf = append(e.buf, '[')
+func (e *Writer) Strs(v []string) {
+	e.Buf = append(e.Buf, '[')
 	for i, s := range v {
 		if i > 0 {
-			e.buf = append(e.buf, ',')
+			e.Buf = append(e.Buf, ',')
 		}
-		e.str(s)
+		e.Str(s)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
-func (e *enc) ints(v []int) {
-	e.buf = append(e.buf, '[')
+func (e *Writer) Ints(v []int) {
+	e.Buf = append(e.Buf, '[')
 	for i, x := range v {
 		if i > 0 {
-			e.buf = append(e.buf, ',')
+			e.Buf = append(e.Buf, ',')
 		}
-		e.buf = strconv.AppendInt(e.buf, int64(x), 10)
+		e.Buf = strconv.AppendInt(e.Buf, int64(x), 10)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
-func (e *enc) int64s(v []int64) {
-	e.buf = append(e.buf, '[')
+func (e *Writer) Int64s(v []int64) {
+	e.Buf = append(e.Buf, '[')
 	for i, x := range v {
 		if i > 0 {
-			e.buf = append(e.buf, ',')
+			e.Buf = append(e.Buf, ',')
 		}
-		e.buf = strconv.AppendInt(e.buf, x, 10)
+		e.Buf = strconv.AppendInt(e.Buf, x, 10)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
-func (e *enc) optInt(v *int) {
+func (e *Writer) OptInt(v *int) {
 	if v == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	e.int(int64(*v))
+	e.Int(int64(*v))
 }
 
-func (e *enc) optInt64(v *int64) {
+func (e *Writer) OptInt64(v *int64) {
 	if v == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	e.int(*v)
+	e.Int(*v)
 }
 
-func (e *enc) optFloat(name string, v *float64) {
+func (e *Writer) OptFloat(name string, v *float64) {
 	if v == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	e.float(name, *v)
+	e.Float(name, *v)
 }
 
-func (e *enc) optStr(v *string) {
+func (e *Writer) OptStr(v *string) {
 	if v == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	e.str(*v)
+	e.Str(*v)
 }
 
-// raw writes a pre-encoded JSON object as is; an empty value writes {}.
-func (e *enc) raw(v RawObject) {
+// Raw writes a pre-encoded JSON object as is; an empty value writes {}.
+func (e *Writer) Raw(v jsontext.Value) {
 	if len(v) == 0 {
-		e.buf = append(e.buf, '{', '}')
+		e.Buf = append(e.Buf, '{', '}')
 		return
 	}
-	e.buf = append(e.buf, v...)
+	e.Buf = append(e.Buf, v...)
 }
