@@ -4,10 +4,16 @@
 // contradicts it.
 //
 // Conventions the checks rely on (SKILL.md tells agents about them): layer,
-// layer-type, precision, tag and backend names are written in backticks; a
-// percentage or time written right after such a name (before the next
-// backticked name) is that item's own value; whole-inference times are
-// introduced by "total" or "inference".
+// layer-type, precision, tag, finding and backend names are written in
+// backticks. Numbers are read per sentence, never across a sentence end: a
+// percentage or time written after such names (back to the previous number
+// of the same unit) must be one of their values, or a sum, difference,
+// ratio or percent change the checker can recompute from the sentence's
+// facts. A backend label binds only the number right after it ("`fp16`:
+// 0.86 ms"), which must be one of that backend's own times; elsewhere a
+// label is context. Whole-inference times introduced by "total",
+// "inference time" or "end to end" must be some backend's. Each failure
+// names the sentence, the number and the closest fact found.
 package mdcheck
 
 import (
@@ -174,79 +180,6 @@ func looksLikeLayer(s string, x *index) bool {
 	return opNameRE.MatchString(s)
 }
 
-// checkNumbers checks each percentage and time against the backticked
-// items written before it on the line (back to the previous number of the
-// same unit): it must be the value of one of them. Whole-inference times
-// are checked against the backends' totals.
-func checkNumbers(l *line, x *index) []Problem {
-	var ps []Problem
-	qs := prose(l)
-	var lastEnd [3]int // end of the previous quote per unit
-	for _, q := range qs {
-		var want []float64
-		var items []span
-		for _, s := range l.spans {
-			if s.start < lastEnd[q.unit] || s.end > q.pos {
-				continue
-			}
-			v := x.items[s.text]
-			if v == nil {
-				continue
-			}
-			vs := v.pcts
-			if q.unit == unitMs {
-				vs = v.ms
-			}
-			if len(vs) > 0 {
-				want = append(want, vs...)
-				items = append(items, s)
-			}
-		}
-		lastEnd[q.unit] = q.end
-		switch {
-		case len(items) > 0:
-			if q.matches(want) || q.unit == unitMs && q.matches(x.allTotals()) {
-				continue
-			}
-			ps = append(ps, Problem{l.no, fmt.Sprintf("%s after %s contradicts the data: %s", q.text, names(items), x.describe(items, q.unit))})
-		case q.unit == unitMs && isTotalMention(l.text, q) && !q.matches(x.allTotals()):
-			ps = append(ps, Problem{l.no, fmt.Sprintf("%s is quoted as a total/inference time but no backend has it: %s", q.text, x.totalsText())})
-		}
-	}
-	return ps
-}
-
-func names(items []span) string {
-	parts := make([]string, len(items))
-	for i, s := range items {
-		parts[i] = "`" + clip(s.text) + "`"
-	}
-	return strings.Join(parts, " / ")
-}
-
-// describe says what the data has for items, e.g. "that layer's share is
-// 8.6916%".
-func (x *index) describe(items []span, u unit) string {
-	what := "share"
-	if u == unitMs {
-		what = "time"
-	}
-	parts := make([]string, len(items))
-	for i, s := range items {
-		v := x.items[s.text]
-		vs := v.pcts
-		if u == unitMs {
-			vs = v.ms
-		}
-		who := "that " + v.kind.String() + "'s"
-		if len(items) > 1 {
-			who = "`" + clip(s.text) + "` (" + v.kind.String() + ")"
-		}
-		parts[i] = fmt.Sprintf("%s %s is %s", who, what, list(vs, u))
-	}
-	return strings.Join(parts, "; ")
-}
-
 // prose returns the quotes of a line outside its code spans.
 func prose(l *line) []quote {
 	var out []quote
@@ -256,65 +189,6 @@ func prose(l *line) []quote {
 		at = s.end
 	}
 	return append(out, quotes(l.text[at:], at)...)
-}
-
-var (
-	totalBeforeRE = regexp.MustCompile(`(?i)\b(total|inference|end-to-end)(\s+(time|latency))?(\s+(is|was|of|at|about|around|approximately|≈|~|=|:))*\s*[:=~≈]?\s*$`)
-	totalAfterRE  = regexp.MustCompile(`(?i)^\s*(total\b|per inference\b|of (total )?inference\b|inference\b|end-to-end\b)`)
-	totalWordRE   = regexp.MustCompile(`(?i)total|inference|end-to-end`)
-)
-
-func mentionsTotal(s string) bool { return totalWordRE.MatchString(s) }
-
-// isTotalMention is true for "total 1.096 ms", "average inference time of
-// 1.096 ms" and "1.096 ms per inference".
-func isTotalMention(text string, q quote) bool {
-	from := max(0, q.pos-48)
-	return totalBeforeRE.MatchString(text[from:q.pos]) || totalAfterRE.MatchString(text[q.end:])
-}
-
-func (x *index) allTotals() []float64 {
-	var vs []float64
-	for _, t := range x.totals {
-		vs = append(vs, t.ms...)
-	}
-	return vs
-}
-
-func (x *index) totalsText() string {
-	if len(x.totals) == 0 {
-		return "the data has no timed backend"
-	}
-	parts := make([]string, 0, len(x.totals))
-	for _, t := range x.totals {
-		parts = append(parts, fmt.Sprintf("%s average_inference_ms %s", t.label, fmtNum(t.ms[0])))
-	}
-	if len(parts) > 6 {
-		parts = append(parts[:6], fmt.Sprintf("and %d more", len(parts)-6))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// list formats up to four distinct values with the unit.
-func list(vs []float64, u unit) string {
-	suffix := " ms"
-	if u == unitPct {
-		suffix = "%"
-	}
-	seen := map[string]bool{}
-	var parts []string
-	for _, v := range vs {
-		s := fmtNum(v) + suffix
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		parts = append(parts, s)
-	}
-	if len(parts) > 4 {
-		parts = append(parts[:4], "...")
-	}
-	return strings.Join(parts, " or ")
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 5, 64) }

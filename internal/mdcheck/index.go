@@ -1,6 +1,8 @@
 package mdcheck
 
 import (
+	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -14,7 +16,7 @@ const (
 	kindType
 	kindPrecision
 	kindTag
-	kindBackend
+	kindFinding
 )
 
 func (k kind) String() string {
@@ -27,34 +29,69 @@ func (k kind) String() string {
 		return "precision"
 	case kindTag:
 		return "tag"
-	case kindBackend:
-		return "backend"
+	case kindFinding:
+		return "finding"
 	}
 	return "item"
+}
+
+// fact is one number of the data: its value, the backend it belongs to and
+// the field it was read from (for messages).
+// Facts are many (four per profiled layer), so strings are interned.
+type fact struct {
+	v       float64
+	owner   *values // the item it belongs to, or the backend's own numbers
+	backend uint32  // index into index.strs
+	field   uint32  // index into index.strs
+	// primary marks the one value per item and backend that sums add up
+	// (avg_ms of a record, time_ms of a breakdown).
+	primary bool
 }
 
 // values are the numbers a name may be quoted with: its shares (percent)
 // and its times (ms), from every backend that has it.
 type values struct {
+	name string // "" for a backend's own numbers
 	kind kind
-	pcts []float64
-	ms   []float64
+	pcts []fact
+	ms   []fact
 }
 
-// total is one backend's whole-inference times.
-type total struct {
-	label string
-	ms    []float64 // average_inference_ms, total_ms, median_inference_ms
+func (v *values) of(u unit) []fact {
+	if u == unitPct {
+		return v.pcts
+	}
+	return v.ms
 }
 
 // index is what analyze.md may cite: names with their numbers, other names
-// that exist (tensors, tactics, finding ids), and the backends' totals.
+// that exist (tensors, tactics), the backends' own numbers (timing,
+// diagnosis: every *_ms field), and the totals a "total" may quote.
 type index struct {
 	items  map[string]*values
+	labels map[string]*values  // backend label → its backend-level numbers
 	layers map[string]struct{} // layer and record names
 	parts  map[string]struct{} // source ops inside fused names ("A + B")
-	known  map[string]struct{} // tensors, tactics, finding ids, labels...
+	known  map[string]struct{} // tensors, tactics...
 	totals []total
+	strs   []string // interned backend labels and field names
+	strIdx map[string]uint32
+}
+
+func (x *index) intern(s string) uint32 {
+	if i, ok := x.strIdx[s]; ok {
+		return i
+	}
+	i := uint32(len(x.strs))
+	x.strs = append(x.strs, s)
+	x.strIdx[s] = i
+	return i
+}
+
+// total is one backend's whole-inference times, for messages.
+type total struct {
+	label string
+	ms    []fact
 }
 
 // newIndex reads every backend. It is linear in the data's size and keeps
@@ -62,13 +99,15 @@ type index struct {
 func newIndex(d *contract.AnalyzeData) *index {
 	x := &index{
 		items:  map[string]*values{},
+		labels: map[string]*values{},
 		layers: map[string]struct{}{},
 		parts:  map[string]struct{}{},
 		known:  map[string]struct{}{},
+		strIdx: map[string]uint32{},
 	}
 	for i := range d.Results {
 		b := &d.Results[i]
-		x.known[b.Label] = struct{}{}
+		lb := b.Label
 		for j := range b.Layers {
 			l := &b.Layers[j]
 			x.addLayerName(l.Name)
@@ -85,48 +124,115 @@ func newIndex(d *contract.AnalyzeData) *index {
 		for j := range b.Records {
 			r := &b.Records[j]
 			x.addLayerName(r.Name)
-			ms := []float64{r.AvgMs, r.TimeMs}
+			v := x.item(r.Name, kindLayer)
+			v.pcts = append(v.pcts, x.fact(v, r.Percentage, lb, "percentage", true))
+			v.ms = append(v.ms, x.fact(v, r.AvgMs, lb, "avg_ms", true), x.fact(v, r.TimeMs, lb, "time_ms", false))
 			if r.MedianMs != nil {
-				ms = append(ms, *r.MedianMs)
+				v.ms = append(v.ms, x.fact(v, *r.MedianMs, lb, "median_ms", false))
 			}
-			x.add(r.Name, kindLayer, r.Percentage, ms...)
 			if r.Tactic != "" {
 				x.known[r.Tactic] = struct{}{}
 			}
 		}
-		for _, bd := range b.TypeBreakdown {
-			x.add(bd.Name, kindType, bd.Percentage, bd.TimeMs)
-		}
-		for _, bd := range b.PrecisionBreakdown {
-			x.add(bd.Name, kindPrecision, bd.Percentage, bd.TimeMs)
-		}
-		for _, bd := range b.TagBreakdown {
-			x.add(bd.Name, kindTag, bd.Percentage, bd.TimeMs)
-		}
-		for _, f := range b.Issues {
-			x.known[f.ID] = struct{}{}
-		}
-		for _, p := range b.Positives {
-			x.known[p.ID] = struct{}{}
-		}
-		if t := b.Timing; t != nil {
-			tt := total{label: b.Label, ms: []float64{t.AverageInferenceMs, t.TotalMs}}
-			if t.MedianInferenceMs != nil {
-				tt.ms = append(tt.ms, *t.MedianInferenceMs)
+		for _, g := range []struct {
+			bd []contract.Breakdown
+			k  kind
+		}{{b.TypeBreakdown, kindType}, {b.PrecisionBreakdown, kindPrecision}, {b.TagBreakdown, kindTag}} {
+			for _, bd := range g.bd {
+				v := x.item(bd.Name, g.k)
+				v.pcts = append(v.pcts, x.fact(v, bd.Percentage, lb, "percentage", true))
+				v.ms = append(v.ms, x.fact(v, bd.TimeMs, lb, "time_ms", true))
 			}
-			// The measured end-to-end latency (trtexec --exportTimes) is a
-			// per-inference total too.
-			if e := t.EndToEnd; e != nil {
-				tt.ms = append(tt.ms, e.MeanMs, e.MedianMs, e.P90Ms, e.P99Ms, e.MinMs, e.MaxMs)
-				if e.ComputeMeanMs != nil {
-					tt.ms = append(tt.ms, *e.ComputeMeanMs)
-				}
-			}
-			x.totals = append(x.totals, tt)
-			x.addMs(b.Label, kindBackend, tt.ms...)
 		}
+		x.addBackendNumbers(b)
 	}
 	return x
+}
+
+// addBackendNumbers reads the backend's own numbers without naming its
+// fields: every *_ms value of timing (the profiled sums, the measured
+// latencies) and of any other backend-level object (diagnosis...) belongs
+// to the label, and every object with an "id" (findings, positives,
+// overview entries) is an item with its *_ms and share values. The big
+// per-layer parts are left out before encoding.
+func (x *index) addBackendNumbers(b *contract.Backend) {
+	slim := *b
+	slim.Layers, slim.Records, slim.Graph = nil, nil, contract.Graph{}
+	slim.TypeBreakdown, slim.TagBreakdown, slim.PrecisionBreakdown = nil, nil, nil
+	slim.Model, slim.Engines, slim.Validation = contract.Model{}, contract.Engines{}, contract.BackendValidation{}
+	slim.Issues = make([]contract.Finding, len(b.Issues))
+	for i, f := range b.Issues {
+		f.Layers, f.Evidence = nil, nil
+		slim.Issues[i] = f
+	}
+	raw, err := json.Marshal(&slim)
+	if err != nil {
+		return // a backend that does not encode has no numbers to cite
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	lv := x.labels[b.Label]
+	if lv == nil {
+		lv = &values{}
+		x.labels[b.Label] = lv
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // deterministic fact order, hence messages
+	for _, k := range keys {
+		x.walk(m[k], k, b.Label, lv)
+	}
+	if b.Timing != nil && len(lv.ms) > 0 {
+		x.totals = append(x.totals, total{b.Label, lv.ms})
+	}
+}
+
+// walk collects the numbers under path into into; an object with a string
+// "id" collects into that item instead.
+func (x *index) walk(n any, path, label string, into *values) {
+	x.walkNamed(n, path, label, "", into)
+}
+
+func (x *index) walkNamed(n any, path, label, name string, into *values) {
+	switch t := n.(type) {
+	case map[string]any:
+		if id, ok := t["id"].(string); ok && id != "" {
+			x.known[id] = struct{}{}
+			into = x.item(id, kindFinding)
+			path, name = "", id
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if k == "layers" || k == "evidence" {
+				continue
+			}
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			x.walkNamed(t[k], p, label, name, into)
+		}
+	case []any:
+		for _, e := range t {
+			x.walkNamed(e, path, label, name, into)
+		}
+	case float64:
+		key := path[strings.LastIndexByte(path, '.')+1:]
+		switch {
+		case strings.HasSuffix(key, "_ms"):
+			into.ms = append(into.ms, x.fact(into, t, label, path, false))
+		case key == "share" || key == "percentage" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
+			into.pcts = append(into.pcts, x.fact(into, t, label, path, false))
+		}
+	}
 }
 
 func (x *index) addLayerName(name string) {
@@ -141,19 +247,16 @@ func (x *index) addLayerName(name string) {
 	}
 }
 
-func (x *index) add(name string, k kind, pct float64, ms ...float64) {
-	v := x.addMs(name, k, ms...)
-	v.pcts = append(v.pcts, pct)
+func (x *index) fact(owner *values, f float64, backend, field string, primary bool) fact {
+	return fact{v: f, owner: owner, backend: x.intern(backend), field: x.intern(field), primary: primary}
 }
 
-// addMs records times only: a backend label has no share to quote.
-func (x *index) addMs(name string, k kind, ms ...float64) *values {
+func (x *index) item(name string, k kind) *values {
 	v := x.items[name]
 	if v == nil {
-		v = &values{kind: k}
+		v = &values{name: name, kind: k}
 		x.items[name] = v
 	}
-	v.ms = append(v.ms, ms...)
 	return v
 }
 
@@ -166,6 +269,9 @@ func (x *index) exists(s string) bool {
 		return true
 	}
 	if _, ok := x.items[s]; ok {
+		return true
+	}
+	if _, ok := x.labels[s]; ok {
 		return true
 	}
 	_, ok := x.known[s]

@@ -1,0 +1,113 @@
+package mdcheck_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/mdcheck"
+)
+
+func analyse(t *testing.T, dir string) *contract.AnalyzeData {
+	t.Helper()
+	sc, err := discover.Folder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := analysis.Analyze(sc, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestAgentAnalysesPass: analyses written the way an agent following
+// SKILL.md writes them (a two-build comparison, a clean engine among three
+// builds, a failed names-only folder, a QAT build pair, and the worked
+// example) pass with no false failure. Each file is named after its corpus
+// case.
+func TestAgentAnalysesPass(t *testing.T) {
+	corpus := corpustest.Dir(t)
+	files, _ := filepath.Glob("testdata/analyses/*.md")
+	files = append(files, "../../skill/trt-perf-analysis/examples/analyze.md")
+	if len(files) < 5 {
+		t.Fatalf("only %d analyses found", len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		if name == "analyze" {
+			name = "trex-resnet18-a100-qat" // the worked example's case
+		}
+		t.Run(name, func(t *testing.T) {
+			md, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range mdcheck.Check(md, analyse(t, filepath.Join(corpus, name))) {
+				t.Errorf("false failure: %s", p)
+			}
+		})
+	}
+}
+
+// TestInventedNumbersFail: the same analyses with one number changed to a
+// value the data does not have, or a name made up, are rejected with the
+// sentence, the number and the closest fact.
+func TestInventedNumbersFail(t *testing.T) {
+	corpus := corpustest.Dir(t)
+	cases := []struct {
+		file, from, to string
+		want           []string
+	}{
+		{"trex-resnet18-a100-fp32-fp16", "`fp32` takes 1.998 ms", "`fp32` takes 1.5 ms",
+			[]string{"1.5 ms after `fp32` matches none", "closest: `fp32` timing.end_to_end.min_ms 1.9118 ms", "in: \"Measured end to end"}},
+		{"trex-resnet18-a100-fp32-fp16", "0.522 ms in `fp32`", "0.622 ms in `fp32`",
+			[]string{"0.622 ms after `Conv_0 + Relu_1` matches none", "closest: `Conv_0 + Relu_1` (layer) avg_ms 0.52224 ms in `fp32`"}},
+		{"trex-resnet18-a100-fp32-fp16", "0.411 ms more", "0.451 ms more",
+			[]string{"0.451 ms after `fp16` matches none"}},
+		{"trex-resnet18-a100-fp32-fp16", "`Conv_0 + Relu_1` (10.98%)", "`Conv_0 + Relu_1` (12.98%)",
+			[]string{"12.98% after `Conv_0 + Relu_1` matches none"}},
+		{"trex-mobilenetv2-qat-titanrtx", "18 `Reformat` layers take 17.55%", "18 `Reformat` layers take 19.55%",
+			[]string{"19.55% after `Reformat` matches none", "closest: `Reformat` (layer type) percentage 17.547% in `int8-qat`"}},
+		{"trex-mobilenetv2-qat-titanrtx", "take 2.27% together", "take 3.27% together",
+			[]string{"3.27% after `QuantizeLinear_98` / `QuantizeLinear_147` matches none"}},
+		{"trex-mobilenetv2-qat-titanrtx", "`QuantizeLinear_98` and", "`QuantizeLinear_99` and",
+			[]string{"`QuantizeLinear_99` is not a layer name"}},
+		{"fuzzy-resnet18-rtx3060-three-paths", "it takes 1.188 ms", "it takes 1.288 ms", nil}, // "it": not bound, the writer's number
+		{"fuzzy-resnet18-rtx3060-three-paths", "`trtexec`: total 0.3635 ms", "`trtexec`: total 0.3935 ms",
+			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: `torch-trt` timing.median_inference_ms 0.41472 ms"}},
+		{"detr-resnet50-int8-layer-names-only", "The 840 profile records exist", "The total inference time is 2.5 ms", []string{"2.5 ms is quoted as a total/inference time but no backend has it (the data has no timed backend)"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file+"/"+tc.to, func(t *testing.T) {
+			md, err := os.ReadFile(filepath.Join("testdata", "analyses", tc.file+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			changed := strings.Replace(string(md), tc.from, tc.to, 1)
+			if changed == string(md) {
+				t.Fatalf("%q not in %s", tc.from, tc.file)
+			}
+			ps := mdcheck.Check([]byte(changed), analyse(t, filepath.Join(corpus, tc.file)))
+			if len(tc.want) == 0 {
+				if len(ps) != 0 {
+					t.Errorf("problems %v, want none", ps)
+				}
+				return
+			}
+			if len(ps) != 1 {
+				t.Fatalf("problems %v, want exactly one", ps)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(ps[0].String(), w) {
+					t.Errorf("%s\nwant it to contain %q", ps[0], w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,171 @@
+package mdcheck
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+)
+
+// checkNumbers checks the percentages and times of each sentence of l. A
+// number is bound to the names written before it in its sentence, back to
+// the previous number of the same unit (never across a sentence end):
+// layers, layer types, precisions, tags and finding ids, and a backend
+// label written right before it ("`fp16`: 0.86 ms"). A bound number must
+// be one of their values, a backend total, or a number the checker can
+// recompute from the sentence's facts (a sum, a difference, a ratio or a
+// percent change). A time introduced as a total must be some backend's.
+// Numbers bound to nothing are not checked: they are the writer's.
+func checkNumbers(l *line, x *index) []Problem {
+	var ps []Problem
+	for _, s := range sentences(l) {
+		var lastEnd [3]int
+		lastEnd[unitPct], lastEnd[unitMs] = s.start, s.start
+		for qi, q := range s.quotes {
+			var cands []fact
+			var bound []span
+			for _, sp := range s.spans {
+				if sp.start < lastEnd[q.unit] || sp.end > q.pos {
+					continue
+				}
+				if v := x.items[sp.text]; v != nil && len(v.of(q.unit)) > 0 {
+					cands = append(cands, v.of(q.unit)...)
+					bound = append(bound, sp)
+				} else if lv := x.labels[sp.text]; lv != nil && len(lv.of(q.unit)) > 0 && labelAdjacent(l.text[sp.end:q.pos]) {
+					cands = append(cands, lv.of(q.unit)...)
+					bound = append(bound, sp)
+				}
+			}
+			lastEnd[q.unit] = q.end
+			totals := x.allTotals()
+			switch {
+			case len(bound) > 0:
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi) {
+					continue
+				}
+				near := cands
+				if q.unit == unitMs {
+					near = append(near[:len(near):len(near)], totals...)
+				}
+				ps = append(ps, Problem{l.no, fmt.Sprintf("%s after %s matches none of their values (closest: %s) and is not a sum, difference, ratio or percent change of this sentence's numbers; quote the data's value rounded, or give a number about something else its own sentence — in: %q",
+					q.text, names(bound), x.describe(closest(near, q.value), q.unit), clip(s.text(l)))})
+			case q.unit == unitMs && x.isTotalMention(l, s, q) && !q.matchesFact(totals) && !x.derivable(l, s, qi):
+				near := ""
+				if len(totals) > 0 {
+					near = "closest: " + x.describe(closest(totals, q.value), unitMs) + "; "
+				}
+				ps = append(ps, Problem{l.no, fmt.Sprintf("%s is quoted as a total/inference time but no backend has it (%s%s) — in: %q", q.text, near, x.totalsText(), clip(s.text(l)))})
+			}
+		}
+	}
+	return ps
+}
+
+// labelAdjacentRE is the text allowed between a backend label and the
+// number that is the label's own: punctuation and a linking verb
+// ("`fp16`: 0.86 ms", "`int8` takes 1.1 ms", "`fp32` (2.00 ms)").
+var labelAdjacentRE = regexp.MustCompile(`(?i)^[\s:=,(\[~≈–—-]*((takes|took|is|was|runs in|runs at|at|measures|measured|needs|averages|of)\s+)?(about|around|approximately|~|≈)?\s*$`)
+
+func labelAdjacent(gap string) bool { return labelAdjacentRE.MatchString(gap) }
+
+func (q quote) matchesFact(fs []fact) bool {
+	for _, f := range fs {
+		if math.Abs(f.v-q.value) <= q.tol*(1+1e-9)+1e-12 {
+			return true
+		}
+	}
+	return false
+}
+
+func closest(fs []fact, v float64) *fact {
+	var best *fact
+	for i := range fs {
+		if best == nil || math.Abs(fs[i].v-v) < math.Abs(best.v-v) {
+			best = &fs[i]
+		}
+	}
+	return best
+}
+
+// describe names a fact for a message: "`MaxPool_12` (layer) percentage
+// 8.6916% in `int8-qat`".
+func (x *index) describe(f *fact, u unit) string {
+	if f == nil {
+		return "none"
+	}
+	suffix := " ms"
+	if u == unitPct {
+		suffix = "%"
+	}
+	if f.owner.name == "" {
+		return fmt.Sprintf("`%s` %s %s%s", x.strs[f.backend], x.strs[f.field], fmtNum(f.v), suffix)
+	}
+	return fmt.Sprintf("`%s` (%s) %s %s%s in `%s`", clip(f.owner.name), f.owner.kind, x.strs[f.field], fmtNum(f.v), suffix, x.strs[f.backend])
+}
+
+func names(items []span) string {
+	parts := make([]string, len(items))
+	for i, s := range items {
+		parts[i] = "`" + clip(s.text) + "`"
+	}
+	return strings.Join(parts, " / ")
+}
+
+var (
+	totalBeforeRE = regexp.MustCompile(`(?i)\b(total|inference|end-to-end)(\s+(time|latency))?(\s+(is|was|of|at|about|around|approximately|≈|~|=|:))*\s*[:=~≈]?\s*$`)
+	totalAfterRE  = regexp.MustCompile(`(?i)^\s*(total\b|of total inference\b|end[- ]to[- ]end\b)`)
+	totalWordRE   = regexp.MustCompile(`(?i)total|inference|end-to-end`)
+	perInfRE      = regexp.MustCompile(`(?i)^\s*(per|an|each|a single|one) inference\b`)
+	wholeRE       = regexp.MustCompile(`(?i)\b(engine|build|model|network|backend)s?\b`)
+)
+
+func mentionsTotal(s string) bool { return totalWordRE.MatchString(s) }
+
+// isTotalMention is true for "total 1.096 ms", "average inference time of
+// 1.096 ms", "0.862 ms end to end" and "the engine takes 0.5 ms per
+// inference". "The reformat takes 0.08 ms per inference" is not: a layer's
+// cost is per inference too.
+func (x *index) isTotalMention(l *line, s sentence, q quote) bool {
+	text := l.text
+	from := max(0, q.pos-48)
+	if totalBeforeRE.MatchString(text[from:q.pos]) || totalAfterRE.MatchString(text[q.end:]) {
+		return true
+	}
+	if !perInfRE.MatchString(text[q.end:]) || !wholeRE.MatchString(text[s.start:q.pos]) {
+		return false
+	}
+	for _, sp := range s.spans {
+		if sp.end <= q.pos && x.items[sp.text] != nil {
+			return false // "`Conv_0` in the fp16 engine takes 0.1 ms per inference"
+		}
+	}
+	return true
+}
+
+func (x *index) allTotals() []fact {
+	var fs []fact
+	for _, t := range x.totals {
+		fs = append(fs, t.ms...)
+	}
+	return fs
+}
+
+func (x *index) totalsText() string {
+	if len(x.totals) == 0 {
+		return "the data has no timed backend"
+	}
+	parts := make([]string, 0, len(x.totals))
+	for _, t := range x.totals {
+		avg := t.ms[0]
+		for _, f := range t.ms {
+			if strings.HasSuffix(x.strs[f.field], "average_inference_ms") {
+				avg = f
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s", t.label, x.strs[avg.field][strings.LastIndexByte(x.strs[avg.field], '.')+1:], fmtNum(avg.v)))
+	}
+	if len(parts) > 6 {
+		parts = append(parts[:6], fmt.Sprintf("and %d more", len(parts)-6))
+	}
+	return strings.Join(parts, ", ")
+}
