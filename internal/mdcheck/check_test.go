@@ -198,3 +198,28 @@ func TestEndToEndTotalsAreAccepted(t *testing.T) {
 		t.Error("a total matching nothing must be flagged")
 	}
 }
+
+// Backend numbers are read by name pattern, not by Go field: every *_ms
+// value and the statistics under a *_ms object (measured latency) are the
+// backend's times, findings' *_ms and share values are theirs.
+func TestBackendNumbersByFieldName(t *testing.T) {
+	d := fixture()
+	d.Results[0].Issues = []contract.Finding{{ID: "qdq_unfused", Share: 21.215, Metrics: map[string]float64{"time_ms": 0.232448, "share_pct": 21.215, "layer_count": 10}}}
+	ok := "## Summary\nFinding `qdq_unfused` prices 0.232 ms, 21.2%.\n## Details\ny\n"
+	if ps := Check([]byte(ok), d); len(ps) != 0 {
+		t.Errorf("finding numbers flagged: %v", ps)
+	}
+	bad := "## Summary\nFinding `qdq_unfused` prices 0.3 ms.\n## Details\ny\n"
+	if ps := Check([]byte(bad), d); len(ps) != 1 || !strings.Contains(ps[0].String(), "closest: `qdq_unfused` (finding) metrics.time_ms 0.23245 ms in `int8-qat`") {
+		t.Errorf("wrong finding time: %v", ps)
+	}
+}
+
+func TestWalkReadsStatisticsUnderMsObjects(t *testing.T) {
+	x := newIndex(&contract.AnalyzeData{})
+	into := &values{}
+	x.walk(map[string]any{"measured": map[string]any{"latency_ms": map[string]any{"median": 0.478, "p99": 0.5}, "cv": 0.01, "samples": 100.0}}, "timing", "fp16", into)
+	if len(into.ms) != 2 || into.ms[0].v != 0.478 || x.strs[into.ms[0].field] != "timing.measured.latency_ms.median" {
+		t.Errorf("facts %+v, want the two latency statistics", into.ms)
+	}
+}

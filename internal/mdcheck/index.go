@@ -227,7 +227,8 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 	case float64:
 		key := path[strings.LastIndexByte(path, '.')+1:]
 		switch {
-		case strings.HasSuffix(key, "_ms"):
+		case strings.HasSuffix(key, "_ms") || strings.Contains(path, "_ms."):
+			// "total_ms", and the statistics of "latency_ms": {median: ...}
 			into.ms = append(into.ms, x.fact(into, t, label, path, false))
 		case key == "share" || key == "percentage" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
 			into.pcts = append(into.pcts, x.fact(into, t, label, path, false))
