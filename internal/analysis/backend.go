@@ -139,6 +139,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		fillTiming(&out, in.prof, recs, m, layers, facts, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
+	addRunFacts(&out, in, b.TimesPath, &msgs)
 	if detailed {
 		total := 0.0
 		if out.Timing != nil {

@@ -24,8 +24,13 @@ const (
 	CodeProfileSourceLatency = "profile_from_latency_samples"
 	CodeDuplicateNames       = "repeated_layer_names"
 	CodeIgnoredFile          = "ignored_file"
+	CodeFewSamples           = "measured_few_samples"
+	CodeMeasuredSources      = "measured_sources_disagree"
+	CodeSeveralRuns          = "companion_several_runs"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",
 	// "layer_info_json_malformed", "layer_info_unreadable".
 	sideLayerInfo = "layer_info"
 	sideProfile   = "profile"
+	sideMeta      = "metadata"
+	sideLog       = "log"
 )

@@ -21,6 +21,17 @@ type inputs struct {
 	// has a profile (they give the real latency beside the profiled sum).
 	times    *engine.Times
 	timesErr error
+	// metas and logs are the TREx metadata and trtexec logs beside the
+	// dumps, in discovery order; a file that cannot be read has its error.
+	metas []companion
+	logs  []companion
+}
+
+// companion is one parsed metadata file or log: its runs or its error.
+type companion struct {
+	path string
+	runs []engine.Run
+	err  error
 }
 
 // readInputs parses the layer info and the profile concurrently: on big
@@ -36,6 +47,23 @@ func readInputs(b discover.Backend) inputs {
 		if b.TimesPath != "" {
 			wg.Go(func() { in.times, in.timesErr = dump.ReadTimes(b.TimesPath) })
 		}
+	}
+	in.metas = make([]companion, len(b.MetaPaths))
+	for i, p := range b.MetaPaths {
+		wg.Go(func() {
+			in.metas[i].path = p
+			var r *engine.Run
+			if r, in.metas[i].err = dump.ReadMeta(p); r != nil {
+				in.metas[i].runs = []engine.Run{*r}
+			}
+		})
+	}
+	in.logs = make([]companion, len(b.LogPaths))
+	for i, p := range b.LogPaths {
+		wg.Go(func() {
+			in.logs[i].path = p
+			in.logs[i].runs, in.logs[i].err = dump.ReadTrtexecLog(p)
+		})
 	}
 	wg.Wait()
 	return in
@@ -63,6 +91,10 @@ func sideWords(side string) string {
 		return "layer info"
 	case "times":
 		return "times file"
+	case sideMeta:
+		return "metadata"
+	case sideLog:
+		return "trtexec log"
 	}
 	return "profile"
 }

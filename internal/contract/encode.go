@@ -129,6 +129,10 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 	} else {
 		e.timing(b.Timing)
 	}
+	e.Key(false, "device")
+	e.device(b.Device)
+	e.Key(false, "build")
+	e.build(b.Build)
 	e.Key(false, "model")
 	e.model(&b.Model)
 	e.Key(false, "engines")
@@ -435,6 +439,8 @@ func (e enc) timing(t *Timing) {
 		e.Float("timing.end_to_end.profile_overhead", x.ProfileOverhead)
 		e.Buf = append(e.Buf, '}')
 	}
+	e.Key(false, "measured")
+	e.measured(t.Measured)
 	e.Buf = append(e.Buf, '}')
 }
 

@@ -143,8 +143,10 @@ func (c *checker) backend(p string, b *Backend) {
 	}
 	c.records(p, b)
 	c.graph(p, b)
+	c.device(p, b.Device)
 	if b.Timing != nil {
 		c.timing(p, b)
+		c.measured(p, b.Timing)
 		c.breakdowns(p+"/type_breakdown", b, b.TypeBreakdown, func(r *Record) []string { return []string{r.LayerType} }, true)
 		c.breakdowns(p+"/precision_breakdown", b, b.PrecisionBreakdown, func(r *Record) []string { return []string{r.Precision} }, true)
 		c.breakdowns(p+"/tag_breakdown", b, b.TagBreakdown, func(r *Record) []string { return r.Tags }, false)

@@ -81,6 +81,8 @@ type Backend struct {
 	Count              *int64            `json:"count"`
 	CountSource        string            `json:"count_source"` // header, samples, inferred_time_ratio, none
 	Timing             *Timing           `json:"timing"`
+	Device             *Device           `json:"device"`
+	Build              *Build            `json:"build"`
 	Model              Model             `json:"model"`
 	Engines            Engines           `json:"engines"`
 	Records            []Record          `json:"records"`
@@ -185,6 +187,118 @@ type Timing struct {
 	// EndToEnd is the measured latency per inference from a trtexec
 	// --exportTimes file beside the dumps; null when there is none.
 	EndToEnd *EndToEnd `json:"end_to_end"`
+	// Measured is what trtexec measured for this engine, from every
+	// companion file that says (TREx profile metadata, trtexec logs,
+	// --exportTimes); null when none does.
+	Measured *Measured `json:"measured"`
+}
+
+// Measured-timing source kinds, most trusted first.
+const (
+	SourceTrexProfileMeta = "trex_profile_meta"
+	SourceTrtexecLog      = "trtexec_log"
+	SourceExportTimes     = "export_times"
+)
+
+// Measured is the engine's measured performance (no per-layer profiling
+// overhead), taken from the most trusted source; samples and cv come from
+// the most trusted source that has per-inference samples or a count.
+type Measured struct {
+	Source  MeasuredSource   `json:"source"`  // the most trusted source (= sources[0])
+	Sources []MeasuredSource `json:"sources"` // every source, most trusted first
+	// LatencyMs is host latency per inference (H2D + GPU compute + D2H).
+	LatencyMs    Stats    `json:"latency_ms"`
+	GPUComputeMs Stats    `json:"gpu_compute_ms"`
+	EnqueueMs    Stats    `json:"enqueue_ms"`
+	H2DMs        *Stats   `json:"h2d_ms"` // null when unknown
+	D2HMs        *Stats   `json:"d2h_ms"`
+	Throughput   *float64 `json:"throughput_qps"`
+	Samples      *int     `json:"samples"` // timed inferences; null when unknown
+	// CV is the coefficient of variation (std / mean, a fraction) of GPU
+	// compute time, or of latency when there is no GPU compute column.
+	CV                 *float64 `json:"cv"`
+	CVOf               string   `json:"cv_of"` // gpu_compute, latency or "" without cv
+	CUDAGraph          *bool    `json:"cuda_graph"`
+	SpinWait           *bool    `json:"spin_wait"`
+	SeparateProfileRun *bool    `json:"separate_profile_run"`
+	// ProfileOverhead is timing.average_inference_ms ÷ the median named by
+	// ProfileOverheadBasis; null without a profile or a median.
+	ProfileOverhead      *float64 `json:"profile_overhead"`
+	ProfileOverheadBasis string   `json:"profile_overhead_basis"` // gpu_compute_median, latency_median or ""
+	FewSamples           bool     `json:"few_samples"`
+	Notes                []string `json:"notes"`
+}
+
+// MeasuredSource is one companion file that measured the engine.
+type MeasuredSource struct {
+	File               string   `json:"file"` // base name
+	Kind               string   `json:"kind"` // trex_profile_meta, trtexec_log, export_times
+	Run                *int     `json:"run"`  // 1-based run of a file holding several; null for one
+	Samples            *int     `json:"samples"`
+	LatencyMedianMs    *float64 `json:"latency_median_ms"`
+	GPUComputeMedianMs *float64 `json:"gpu_compute_median_ms"`
+}
+
+// Stats are measured statistics in milliseconds; null for what the source
+// does not give.
+type Stats struct {
+	Min    *float64 `json:"min"`
+	Mean   *float64 `json:"mean"`
+	Median *float64 `json:"median"`
+	P90    *float64 `json:"p90"`
+	P95    *float64 `json:"p95"`
+	P99    *float64 `json:"p99"`
+	Max    *float64 `json:"max"`
+}
+
+// Device is the GPU the engine was built and measured on.
+type Device struct {
+	Name               string   `json:"name"`
+	ComputeCapability  *string  `json:"compute_capability"` // "8.0"
+	SMCount            *int     `json:"sm_count"`
+	ClockGHz           *float64 `json:"clock_ghz"`
+	MemoryGiB          *float64 `json:"memory_gib"`
+	MemoryBandwidthGBs *float64 `json:"memory_bandwidth_gbs"`
+	BandwidthBasis     string   `json:"memory_bandwidth_basis"` // bus_width_x_memory_clock, table or ""
+	PeakTFLOPS         Peaks    `json:"peak_tflops"`
+	PeakBasis          string   `json:"peak_basis"` // sm_count_x_clock, table or ""
+	Source             string   `json:"source"`     // file the device facts came from
+	Notes              []string `json:"notes"`
+}
+
+// Peaks are dense tensor-path peak throughputs in TFLOP/s (TOP/s for int8);
+// null when unknown or the GPU has no such path.
+type Peaks struct {
+	FP32 *float64 `json:"fp32"`
+	TF32 *float64 `json:"tf32"`
+	FP16 *float64 `json:"fp16"`
+	INT8 *float64 `json:"int8"`
+}
+
+// Build is how the engine was built (and run), from trtexec logs and TREx
+// build metadata.
+type Build struct {
+	TensorRTVersion *string `json:"tensorrt_version"`
+	// Precision is trtexec's "Precision" build option ("FP32+FP16").
+	Precision *string `json:"precision"`
+	// PrecisionFlags are the precision flags of the command line (--fp16,
+	// --int8, --best, --stronglyTyped, ...) or, without a command line,
+	// the flags the Precision option implies.
+	PrecisionFlags  []string `json:"precision_flags"`
+	Command         *string  `json:"command"`
+	ModelFormat     *string  `json:"model_format"`
+	Batch           *string  `json:"batch"`
+	BuildShapes     *string  `json:"build_shapes"`
+	InferenceShapes *string  `json:"inference_shapes"`
+	Options         []Option `json:"options"` // every build option as printed
+	Warnings        []string `json:"warnings"`
+	Sources         []string `json:"sources"` // base names
+}
+
+// Option is one trtexec option as printed.
+type Option struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // EndToEnd summarises trtexec --exportTimes records: what one inference

@@ -34,6 +34,7 @@ type Backend struct {
 	ProfilePath string // absolute, "" when none (trtexec profile or latency dict)
 	TimesPath   string // trtexec --exportTimes companion, "" when none
 	MetaPaths   []string
+	LogPaths    []string // trtexec console logs (absolute, sorted)
 	Notes       []string // how the files were recognised and paired
 }
 
@@ -141,6 +142,7 @@ type group struct {
 	latency  string
 	times    string
 	meta     []string
+	logs     []string
 	notes    []string
 	byStem   bool
 	stemName string
@@ -155,7 +157,7 @@ func scan(dir string) (*Scope, []string, error) {
 	}
 	sc := &Scope{Folder: dir}
 	conv := map[string]*group{} // by lower-case label
-	var metas, timesFiles, others []string
+	var metas, timesFiles, others, logs []string
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
@@ -174,7 +176,15 @@ func scan(dir string) (*Scope, []string, error) {
 			continue
 		}
 		if _, isJSON := trimJSON(name); !isJSON {
-			sc.Ignored = append(sc.Ignored, name+": not a JSON file")
+			kind, err := sniffFile(path)
+			switch {
+			case err != nil:
+				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
+			case kind == dump.KindTrtexecLog:
+				logs = append(logs, name)
+			default:
+				sc.Ignored = append(sc.Ignored, name+": not a JSON file or a trtexec log")
+			}
 			continue
 		}
 		if configNames[strings.ToLower(name)] {
@@ -232,6 +242,7 @@ func scan(dir string) (*Scope, []string, error) {
 	}
 	attachTimes(dir, timesFiles, groups, sc)
 	attachMeta(dir, metas, groups, sc)
+	attachLogs(dir, logs, groups, sc)
 
 	for _, g := range groups {
 		if g.layer == "" && g.profile == "" {
@@ -239,7 +250,7 @@ func scan(dir string) (*Scope, []string, error) {
 		}
 		sc.Backends = append(sc.Backends, Backend{
 			Label: g.label, LayerPath: g.layer, ProfilePath: g.profile, TimesPath: g.times,
-			MetaPaths: g.meta, Notes: g.notes,
+			MetaPaths: g.meta, LogPaths: g.logs, Notes: g.notes,
 		})
 	}
 	slices.SortFunc(sc.Backends, func(a, b Backend) int { return strings.Compare(a.Label, b.Label) })
@@ -408,6 +419,63 @@ func attachMeta(dir string, files []string, groups []*group, sc *Scope) {
 	for _, g := range groups {
 		slices.Sort(g.meta)
 	}
+}
+
+// attachLogs gives each trtexec log to one backend: the one whose label
+// the log's name carries (log_<label>.txt, <label>.log), else the one whose
+// stem it shares (build.log with build_layer_info.json), else the only
+// backend of the folder; otherwise the log is ignored with the reason.
+func attachLogs(dir string, files []string, groups []*group, sc *Scope) {
+	var live []*group
+	for _, g := range groups {
+		if g.layer != "" || g.profile != "" {
+			live = append(live, g)
+		}
+	}
+	for _, name := range files {
+		base := trimExt(name)
+		label := base
+		for _, w := range []string{"trtexec_log", "trtexec", "logs", "log"} {
+			if len(label) > len(w)+1 && strings.EqualFold(label[:len(w)], w) && (label[len(w)] == '_' || label[len(w)] == '-') {
+				label = label[len(w)+1:]
+				break
+			}
+		}
+		stem := strings.ToLower(stemOf(base))
+		var best *group
+		how := ""
+		for _, g := range live {
+			switch {
+			case strings.EqualFold(g.label, label) || strings.EqualFold(g.label, base):
+				best, how = g, "its label"
+			case best == nil && (g.byStem && strings.EqualFold(g.stemName, stem) || strings.EqualFold(g.label, stem)):
+				best, how = g, "its stem"
+			}
+		}
+		if best == nil && len(live) == 1 {
+			best, how = live[0], "the only backend of the folder"
+		}
+		if best == nil {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a trtexec log whose name matches no backend's label or stem (name it log_<label>.txt)", name))
+			continue
+		}
+		best.logs = append(best.logs, filepath.Join(dir, name))
+		best.notes = append(best.notes, fmt.Sprintf("%s (trtexec log) belongs to %q by %s", name, best.label, how))
+	}
+	for _, g := range groups {
+		slices.Sort(g.logs)
+	}
+}
+
+// trimExt drops a file's last extension when it is a known text one.
+func trimExt(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		switch strings.ToLower(name[i+1:]) {
+		case "json", "log", "txt", "out", "profile":
+			return name[:i]
+		}
+	}
+	return name
 }
 
 func findGroup(groups []*group, label string) *group {

@@ -1,5 +1,7 @@
 package dump
 
+import "bytes"
+
 // Kind classifies a JSON file found beside the dumps.
 type Kind int
 
@@ -11,9 +13,10 @@ const (
 	KindTimes            // trtexec --exportTimes per-inference records
 	KindConfig           // Hugging Face / diffusers model config
 	KindMetadata         // trex build/profile/device metadata
+	KindTrtexecLog       // trtexec console output
 )
 
-var kindNames = [...]string{"unknown", "layer info", "trtexec profile", "latency dictionary", "trtexec times", "model config", "trtexec metadata"}
+var kindNames = [...]string{"unknown", "layer info", "trtexec profile", "latency dictionary", "trtexec times", "model config", "trtexec metadata", "trtexec log"}
 
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
@@ -38,6 +41,11 @@ func Sniff(head []byte) (kind Kind) {
 			if _, ok := r.(scanError); !ok {
 				panic(r)
 			}
+		}
+	}()
+	defer func() {
+		if kind == KindUnknown && isTrtexecLog(head) {
+			kind = KindTrtexecLog
 		}
 	}()
 	s.skipBOM()
@@ -104,4 +112,20 @@ func (s *scanner) sniffListObject() Kind {
 		}
 	}
 	return KindUnknown
+}
+
+// logMarkers are lines only trtexec prints; any of them in the head of a
+// text file makes it a trtexec log.
+var logMarkers = [][]byte{
+	[]byte("&&&& RUNNING TensorRT.trtexec"), []byte("=== Model Options ==="), []byte("=== Build Options ==="),
+	[]byte("=== Inference Options ==="), []byte("=== Performance summary ==="), []byte("=== Device Information ==="),
+}
+
+func isTrtexecLog(head []byte) bool {
+	for _, m := range logMarkers {
+		if bytes.Contains(head, m) {
+			return true
+		}
+	}
+	return false
 }

@@ -13,11 +13,17 @@ import (
 )
 
 // timesRecord is the part of a trtexec --exportTimes record trtperf uses.
-// TensorRT 7 and 8+ both write latencyMs and computeMs; the other keys
-// (enqueue, H2D/D2H or in/out timestamps) are not needed.
+// TensorRT 7 and 8+ both write latencyMs and computeMs; transfers are
+// h2dMs/d2hMs from TensorRT 8 and inMs/outMs before.
 type timesRecord struct {
-	LatencyMs *float64 `json:"latencyMs"`
-	ComputeMs *float64 `json:"computeMs"`
+	LatencyMs  *float64 `json:"latencyMs"`
+	ComputeMs  *float64 `json:"computeMs"`
+	StartEnqMs *float64 `json:"startEnqMs"`
+	EndEnqMs   *float64 `json:"endEnqMs"`
+	H2DMs      *float64 `json:"h2dMs"`
+	D2HMs      *float64 `json:"d2hMs"`
+	InMs       *float64 `json:"inMs"`
+	OutMs      *float64 `json:"outMs"`
 }
 
 // ReadTimes reads a trtexec --exportTimes file.
@@ -52,7 +58,7 @@ func ParseTimes(data []byte) (*engine.Times, error) {
 		if r.LatencyMs == nil {
 			return nil, errPlain(CodeMissingField, fmt.Sprintf("record %d has no latencyMs; export the times again with trtexec --exportTimes=F", i))
 		}
-		for _, v := range []*float64{r.LatencyMs, r.ComputeMs} {
+		for _, v := range []*float64{r.LatencyMs, r.ComputeMs, r.StartEnqMs, r.EndEnqMs, r.H2DMs, r.D2HMs, r.InMs, r.OutMs} {
 			if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v) || *v < 0) {
 				return nil, errPlain(CodeNonFinite, fmt.Sprintf("record %d has a negative or non-finite time", i))
 			}
@@ -61,9 +67,30 @@ func ParseTimes(data []byte) (*engine.Times, error) {
 		if r.ComputeMs != nil {
 			t.ComputeMs = append(t.ComputeMs, *r.ComputeMs)
 		}
+		if r.StartEnqMs != nil && r.EndEnqMs != nil && *r.EndEnqMs >= *r.StartEnqMs {
+			t.EnqueueMs = append(t.EnqueueMs, *r.EndEnqMs-*r.StartEnqMs)
+		}
+		if h := firstOf(r.H2DMs, r.InMs); h != nil {
+			t.H2DMs = append(t.H2DMs, *h)
+		}
+		if d := firstOf(r.D2HMs, r.OutMs); d != nil {
+			t.D2HMs = append(t.D2HMs, *d)
+		}
 	}
-	if len(t.ComputeMs) != len(t.LatencyMs) {
-		t.ComputeMs = nil // partial computeMs would skew the mean: drop it
+	// A column only some records carry would skew its statistics: drop it.
+	for _, col := range []*[]float64{&t.ComputeMs, &t.EnqueueMs, &t.H2DMs, &t.D2HMs} {
+		if len(*col) != len(t.LatencyMs) {
+			*col = nil
+		}
 	}
 	return t, nil
+}
+
+func firstOf(vs ...*float64) *float64 {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
 }

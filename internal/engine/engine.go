@@ -107,4 +107,7 @@ type Profile struct {
 type Times struct {
 	LatencyMs []float64 // latencyMs per inference (H2D + compute + D2H)
 	ComputeMs []float64 // computeMs per inference; empty when the file has none
+	EnqueueMs []float64 // endEnqMs - startEnqMs; empty when absent
+	H2DMs     []float64 // h2dMs (TensorRT 8+) or inMs (TensorRT 7); empty when absent
+	D2HMs     []float64 // d2hMs or outMs; empty when absent
 }

@@ -56,6 +56,79 @@ export interface Timing {
   zero_time_records: number;
   notes: string[] | null;
   end_to_end?: EndToEnd | null;
+  /** What trtexec measured (no per-layer profiling overhead); absent in older files. */
+  measured?: Measured | null;
+}
+
+/** Statistics in ms; null for what the source does not give. */
+export interface Stats {
+  min: number | null;
+  mean: number | null;
+  median: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+export interface MeasuredSource {
+  file: string;
+  kind: "trex_profile_meta" | "trtexec_log" | "export_times";
+  run: number | null;
+  samples: number | null;
+  latency_median_ms: number | null;
+  gpu_compute_median_ms: number | null;
+}
+
+export interface Measured {
+  source: MeasuredSource;
+  sources: MeasuredSource[];
+  latency_ms: Stats;
+  gpu_compute_ms: Stats;
+  enqueue_ms: Stats;
+  h2d_ms: Stats | null;
+  d2h_ms: Stats | null;
+  throughput_qps: number | null;
+  samples: number | null;
+  cv: number | null;
+  cv_of: "gpu_compute" | "latency" | "";
+  cuda_graph: boolean | null;
+  spin_wait: boolean | null;
+  separate_profile_run: boolean | null;
+  profile_overhead: number | null;
+  profile_overhead_basis: "gpu_compute_median" | "latency_median" | "";
+  few_samples: boolean;
+  notes: string[] | null;
+}
+
+/** The GPU the engine ran on, with derived peaks. */
+export interface Device {
+  name: string;
+  compute_capability: string | null;
+  sm_count: number | null;
+  clock_ghz: number | null;
+  memory_gib: number | null;
+  memory_bandwidth_gbs: number | null;
+  memory_bandwidth_basis: string;
+  peak_tflops: { fp32: number | null; tf32: number | null; fp16: number | null; int8: number | null };
+  peak_basis: string;
+  source: string;
+  notes: string[] | null;
+}
+
+/** How the engine was built, from trtexec logs and TREx build metadata. */
+export interface Build {
+  tensorrt_version: string | null;
+  precision: string | null;
+  precision_flags: string[] | null;
+  command: string | null;
+  model_format: string | null;
+  batch: string | null;
+  build_shapes: string | null;
+  inference_shapes: string | null;
+  options: { name: string; value: string }[] | null;
+  warnings: string[] | null;
+  sources: string[] | null;
 }
 
 export interface Rec {
@@ -109,6 +182,8 @@ export interface Backend {
   count: number | null;
   count_source: string;
   timing: Timing | null;
+  device?: Device | null;
+  build?: Build | null;
   model: { name: string; category: string; category_confidence: string; components: string[] | null };
   engines: {
     myelin_graphs: number[] | null;

@@ -1,0 +1,49 @@
+package discover
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+const logText = "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n[I] === Model Options ===\n"
+
+func TestLogsAttach(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		logs    map[string][]string // label → log base names
+		ignored string              // a file expected among the ignored
+	}{
+		{"by label", map[string]string{"layers_fp16.json": layerJSON, "profile_fp16.json": profileJSON, "layers_int8.json": layerJSON, "log_fp16.txt": logText, "int8.log": logText},
+			map[string][]string{"fp16": {"log_fp16.txt"}, "int8": {"int8.log"}}, ""},
+		{"by stem", map[string]string{"build_layer_info.json": layerJSON, "build_profile.json": profileJSON, "other.layers.json": layerJSON, "build.log": logText},
+			map[string][]string{"build": {"build.log"}}, ""},
+		{"the only backend", map[string]string{"layers_a.json": layerJSON, "profile_a.json": profileJSON, "run-trtexec.txt": logText},
+			map[string][]string{"a": {"run-trtexec.txt"}}, ""},
+		{"no match among several", map[string]string{"layers_a.json": layerJSON, "layers_b.json": layerJSON, "x.txt": logText},
+			map[string][]string{}, "x.txt"},
+		{"plain text is not a log", map[string]string{"layers_a.json": layerJSON, "notes.txt": "hello"},
+			map[string][]string{}, "notes.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, err := Folder(folder(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]string{}
+			for _, b := range sc.Backends {
+				for _, l := range b.LogPaths {
+					got[b.Label] = append(got[b.Label], filepath.Base(l))
+				}
+			}
+			if !reflect.DeepEqual(got, tt.logs) {
+				t.Errorf("logs %v, want %v", got, tt.logs)
+			}
+			if tt.ignored != "" && !hasIgnored(sc, tt.ignored, "") {
+				t.Errorf("%s not among the ignored %v", tt.ignored, sc.Ignored)
+			}
+		})
+	}
+}

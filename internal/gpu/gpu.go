@@ -1,0 +1,238 @@
+// Package gpu knows the peak memory bandwidth and dense tensor throughput of
+// NVIDIA GPUs: computed from what the device reports (SM count × clock ×
+// the per-SM rate of its architecture; bus width × memory clock) or, when a
+// source only names the GPU, read from a table of common GPUs.
+//
+// Per-SM dense rates (FLOP or OP per clock per SM; a fused multiply-add is
+// two) come from NVIDIA's architecture whitepapers: Volta (V100), Turing
+// (TU102), Ampere (GA100, GA102), Ada (AD102), Hopper (H100), and the Jetson
+// AGX Xavier / Orin technical briefs; each was checked against the
+// datasheet peak of one product (A100 PCIe: 108 SMs × 1.41 GHz × 2048 =
+// 312 FP16 TFLOP/s; T4: 40 × 1.59 × 1024 = 65; H100 SXM: 132 × 1.83 ×
+// 4096 = 989; L4: 58 × 2.04 × 1024 = 121; RTX 3090: 82 × 1.695 × 1024 =
+// 142). FP16 is the FP16-accumulate tensor rate (GeForce cards run FP32
+// accumulation at half that); TF32 on GeForce Ampere/Ada is half the
+// professional rate. Sparse rates (2× dense) are never used.
+//
+// The product table holds SM count, boost clock (GHz) and memory bandwidth
+// (GB/s) from the product datasheets and spec pages at nvidia.com (A100,
+// H100, H200, L4, L40, L40S, A10, A30, A40, T4, V100, RTX A-series, GeForce
+// RTX 20/30/40 series, Jetson AGX Xavier, Xavier NX, AGX Orin, Orin NX,
+// Orin Nano).
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Device is what a source reported; zero means unknown (CCMajor < 0 too).
+type Device struct {
+	Name         string
+	CCMajor      int
+	CCMinor      int
+	SMs          int
+	ClockGHz     float64
+	MemClockGHz  float64
+	BusWidthBits int
+}
+
+// Peaks are dense peak throughputs in TFLOP/s (TOP/s for int8); nil when
+// the architecture has no such path or it is unknown.
+type Peaks struct {
+	FP32, TF32, FP16, INT8 *float64
+}
+
+// Facts are a device's derived performance facts.
+type Facts struct {
+	Name               string
+	CCMajor, CCMinor   int // -1 when unknown
+	SMs                int
+	ClockGHz           float64
+	MemoryBandwidthGBs *float64
+	BandwidthBasis     string // "bus_width_x_memory_clock", "table" or ""
+	Peaks              Peaks
+	PeakBasis          string // "sm_count_x_clock", "table" or ""
+	Notes              []string
+}
+
+// perSM are dense per-SM-per-clock rates of one architecture.
+type perSM struct{ fp32, tf32, fp16, int8 float64 }
+
+// rates by compute capability (see the package comment for sources).
+var rates = map[[2]int]perSM{
+	{5, 3}: {fp32: 256, fp16: 512},              // Maxwell Jetson Nano (2× FP16)
+	{6, 0}: {fp32: 128, fp16: 256},              // P100
+	{6, 1}: {fp32: 256, int8: 1024},             // Pascal GP10x (DP4A)
+	{6, 2}: {fp32: 256, fp16: 512},              // Jetson TX2
+	{7, 0}: {fp32: 128, fp16: 1024},             // Volta: no INT8 tensor cores
+	{7, 2}: {fp32: 128, fp16: 1024, int8: 2048}, // Xavier
+	{7, 5}: {fp32: 128, fp16: 1024, int8: 2048}, // Turing
+	{8, 0}: {fp32: 128, tf32: 1024, fp16: 2048, int8: 4096},
+	{8, 6}: {fp32: 256, tf32: 512, fp16: 1024, int8: 2048},
+	{8, 7}: {fp32: 256, tf32: 1024, fp16: 2048, int8: 4096}, // Orin
+	{8, 9}: {fp32: 256, tf32: 512, fp16: 1024, int8: 2048},
+	{9, 0}: {fp32: 256, tf32: 2048, fp16: 4096, int8: 8192},
+}
+
+// product is one row of the table of common GPUs.
+type product struct {
+	match       []string // lower-case words that must all occur in the name
+	ccMaj       int
+	ccMin       int
+	sms         int
+	boostGHz    float64
+	bandwidth   float64 // GB/s
+	geforceTF32 bool    // TF32 at half the professional rate
+}
+
+// products: most specific first (the first whose words all occur wins).
+var products = []product{
+	{[]string{"h200"}, 9, 0, 132, 1.98, 4800, false},
+	{[]string{"h100", "pcie"}, 9, 0, 114, 1.755, 2000, false},
+	{[]string{"h100", "nvl"}, 9, 0, 132, 1.785, 3900, false},
+	{[]string{"h100"}, 9, 0, 132, 1.83, 3350, false},
+	{[]string{"gh200"}, 9, 0, 132, 1.98, 4000, false},
+	{[]string{"a100", "80gb", "pcie"}, 8, 0, 108, 1.41, 1935, false},
+	{[]string{"a100", "pcie"}, 8, 0, 108, 1.41, 1555, false},
+	{[]string{"a100", "80gb"}, 8, 0, 108, 1.41, 2039, false},
+	{[]string{"a100"}, 8, 0, 108, 1.41, 1555, false},
+	{[]string{"a30"}, 8, 0, 56, 1.44, 933, false},
+	{[]string{"a10g"}, 8, 6, 80, 1.71, 600, false},
+	{[]string{"a10"}, 8, 6, 72, 1.695, 600, false},
+	{[]string{"a40"}, 8, 6, 84, 1.74, 696, false},
+	{[]string{"a2"}, 8, 6, 10, 1.77, 200, false},
+	{[]string{"rtx a6000"}, 8, 6, 84, 1.8, 768, false},
+	{[]string{"rtx a5000"}, 8, 6, 64, 1.695, 768, false},
+	{[]string{"rtx a4000"}, 8, 6, 48, 1.56, 448, false},
+	{[]string{"l40s"}, 8, 9, 142, 2.52, 864, false},
+	{[]string{"l40"}, 8, 9, 142, 2.49, 864, false},
+	{[]string{"l4"}, 8, 9, 58, 2.04, 300, false},
+	{[]string{"rtx 6000 ada"}, 8, 9, 142, 2.505, 960, false},
+	{[]string{"t4"}, 7, 5, 40, 1.59, 320, false},
+	{[]string{"v100", "pcie"}, 7, 0, 80, 1.38, 900, false},
+	{[]string{"v100"}, 7, 0, 80, 1.53, 900, false},
+	{[]string{"titan rtx"}, 7, 5, 72, 1.77, 672, false},
+	{[]string{"rtx 4090"}, 8, 9, 128, 2.52, 1008, true},
+	{[]string{"rtx 4080"}, 8, 9, 76, 2.505, 717, true},
+	{[]string{"rtx 4070 ti"}, 8, 9, 60, 2.61, 504, true},
+	{[]string{"rtx 4070"}, 8, 9, 46, 2.475, 504, true},
+	{[]string{"rtx 4060 ti"}, 8, 9, 34, 2.535, 288, true},
+	{[]string{"rtx 4060"}, 8, 9, 24, 2.46, 272, true},
+	{[]string{"rtx 3090 ti"}, 8, 6, 84, 1.86, 1008, true},
+	{[]string{"rtx 3090"}, 8, 6, 82, 1.695, 936, true},
+	{[]string{"rtx 3080 ti"}, 8, 6, 80, 1.665, 912, true},
+	{[]string{"rtx 3080", "laptop"}, 8, 6, 48, 1.245, 448, true},
+	{[]string{"rtx 3080"}, 8, 6, 68, 1.71, 760, true},
+	{[]string{"rtx 3070", "laptop"}, 8, 6, 40, 1.29, 448, true},
+	{[]string{"rtx 3070"}, 8, 6, 46, 1.725, 448, true},
+	{[]string{"rtx 3060", "laptop"}, 8, 6, 30, 1.425, 336, true},
+	{[]string{"rtx 3060 ti"}, 8, 6, 38, 1.665, 448, true},
+	{[]string{"rtx 3060"}, 8, 6, 28, 1.777, 360, true},
+	{[]string{"rtx 2080 ti"}, 7, 5, 68, 1.545, 616, false},
+	{[]string{"rtx 2080"}, 7, 5, 46, 1.71, 448, false},
+	{[]string{"rtx 2070"}, 7, 5, 36, 1.62, 448, false},
+	{[]string{"rtx 2060"}, 7, 5, 30, 1.68, 336, false},
+	{[]string{"agx orin"}, 8, 7, 16, 1.3, 204.8, false},
+	{[]string{"orin nx"}, 8, 7, 8, 0.918, 102.4, false},
+	{[]string{"orin nano"}, 8, 7, 8, 0.625, 68, false},
+	{[]string{"orin"}, 8, 7, 16, 1.3, 204.8, false},
+	{[]string{"xavier nx"}, 7, 2, 6, 1.1, 59.7, false},
+	{[]string{"xavier"}, 7, 2, 8, 1.377, 136.5, false},
+}
+
+// lookup finds the table row for a device name (nil when none fits). A
+// compute capability that disagrees with the row rejects it.
+func lookup(name string, ccMaj, ccMin int) *product {
+	lower := strings.ToLower(name)
+	for i := range products {
+		p := &products[i]
+		ok := true
+		for _, w := range p.match {
+			if !containsWord(lower, w) {
+				ok = false
+				break
+			}
+		}
+		if ok && (ccMaj < 0 || ccMaj == p.ccMaj && ccMin == p.ccMin) {
+			return p
+		}
+	}
+	return nil
+}
+
+// containsWord reports whether w occurs in s not glued to letters or
+// digits on either side ("a10" is not in "a100", "l4" not in "l40").
+func containsWord(s, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(w)
+		if (i == 0 || !isAlnum(s[i-1])) && (j == len(s) || !isAlnum(s[j])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// Derive computes the facts of d: measured fields first, the table for
+// what they lack. A device with nothing known gives ok == false.
+func Derive(d Device) (Facts, bool) {
+	f := Facts{Name: d.Name, CCMajor: d.CCMajor, CCMinor: d.CCMinor, SMs: d.SMs, ClockGHz: d.ClockGHz}
+	if d.Name == "" && d.CCMajor < 0 && d.SMs == 0 {
+		return f, false
+	}
+	p := lookup(d.Name, d.CCMajor, d.CCMinor)
+	if f.CCMajor < 0 && p != nil {
+		f.CCMajor, f.CCMinor = p.ccMaj, p.ccMin
+		f.Notes = append(f.Notes, fmt.Sprintf("compute capability %d.%d from the table of common GPUs", p.ccMaj, p.ccMin))
+	}
+	if d.BusWidthBits > 0 && d.MemClockGHz > 0 {
+		// CUDA reports the memory clock such that DDR transfers twice per clock.
+		bw := round3(2 * d.MemClockGHz * float64(d.BusWidthBits) / 8)
+		f.MemoryBandwidthGBs = &bw
+		f.BandwidthBasis = "bus_width_x_memory_clock"
+		f.Notes = append(f.Notes, fmt.Sprintf("memory bandwidth %.4g GB/s = 2 × %.4g GHz × %d bit / 8", bw, d.MemClockGHz, d.BusWidthBits))
+	} else if p != nil {
+		bw := p.bandwidth
+		f.MemoryBandwidthGBs = &bw
+		f.BandwidthBasis = "table"
+		f.Notes = append(f.Notes, fmt.Sprintf("memory bandwidth %.4g GB/s from the table of common GPUs", bw))
+	}
+	sms, clock, basis := d.SMs, d.ClockGHz, "sm_count_x_clock"
+	if (sms == 0 || clock == 0) && p != nil {
+		sms, clock, basis = p.sms, p.boostGHz, "table"
+		f.SMs, f.ClockGHz = sms, clock
+	}
+	r, known := rates[[2]int{f.CCMajor, f.CCMinor}]
+	if !known || sms == 0 || clock == 0 {
+		if f.CCMajor >= 0 && !known {
+			f.Notes = append(f.Notes, fmt.Sprintf("no per-SM rates for compute capability %d.%d: peak throughput unknown", f.CCMajor, f.CCMinor))
+		}
+		return f, true
+	}
+	geforce := strings.Contains(strings.ToLower(d.Name), "geforce") || p != nil && p.geforceTF32
+	peak := func(rate float64) *float64 {
+		if rate == 0 {
+			return nil
+		}
+		v := round3(float64(sms) * clock * rate / 1000)
+		return &v
+	}
+	tf32 := r.tf32
+	if geforce && (f.CCMajor == 8 && f.CCMinor != 0 && f.CCMinor != 7) {
+		tf32 /= 2
+	}
+	f.Peaks = Peaks{FP32: peak(r.fp32), TF32: peak(tf32), FP16: peak(r.fp16), INT8: peak(r.int8)}
+	f.PeakBasis = basis
+	f.Notes = append(f.Notes, fmt.Sprintf("dense peaks = %d SMs × %.4g GHz × per-SM rate of compute capability %d.%d", sms, clock, f.CCMajor, f.CCMinor))
+	return f, true
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

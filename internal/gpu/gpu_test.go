@@ -1,0 +1,95 @@
+package gpu
+
+import (
+	"math"
+	"testing"
+)
+
+func within(got *float64, want, rel float64) bool {
+	return got != nil && math.Abs(*got-want) <= rel*want
+}
+
+// Datasheet figures (dense): NVIDIA A100 PCIe 80GB datasheet (1,935 GB/s;
+// FP32 19.5, TF32 156, FP16 312, INT8 624), T4 datasheet (320 GB/s; FP32
+// 8.1, FP16 65, INT8 130), L4 datasheet (300 GB/s; FP16 121, INT8 242.5),
+// H100 SXM datasheet (3.35 TB/s; FP16 989.5), V100 SXM2 (900 GB/s; FP16 125).
+func TestDeriveMatchesDatasheets(t *testing.T) {
+	tests := []struct {
+		name                       string
+		dev                        Device
+		bw, fp32, tf32, fp16, int8 float64 // 0: must be unknown (nil)
+		bandwidthBasis, peakBasis  string
+	}{
+		{"A100 from its metadata", Device{Name: "NVIDIA A100 80GB PCIe", CCMajor: 8, CCMinor: 0, SMs: 108, ClockGHz: 1.41, MemClockGHz: 1.512, BusWidthBits: 5120},
+			1935, 19.5, 156, 312, 624, "bus_width_x_memory_clock", "sm_count_x_clock"},
+		{"T4 by name only", Device{Name: "Tesla T4", CCMajor: -1}, 320, 8.1, 0, 65, 130, "table", "table"},
+		{"L4 by name only", Device{Name: "NVIDIA L4", CCMajor: -1}, 300, 30.3, 60, 121, 242.5, "table", "table"},
+		{"H100 SXM by name", Device{Name: "NVIDIA H100 80GB HBM3", CCMajor: 9, CCMinor: 0}, 3350, 0, 494.7, 989.5, 1979, "table", "table"},
+		{"V100 has no INT8 tensor cores", Device{Name: "Tesla V100-SXM2-16GB", CCMajor: 7, CCMinor: 0}, 900, 15.7, 0, 125, 0, "table", "table"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, ok := Derive(tt.dev)
+			if !ok {
+				t.Fatal("no facts")
+			}
+			if !within(f.MemoryBandwidthGBs, tt.bw, 0.02) || f.BandwidthBasis != tt.bandwidthBasis {
+				t.Errorf("bandwidth %v (%s), want %v (%s)", f.MemoryBandwidthGBs, f.BandwidthBasis, tt.bw, tt.bandwidthBasis)
+			}
+			for _, p := range []struct {
+				name string
+				got  *float64
+				want float64
+			}{{"fp32", f.Peaks.FP32, tt.fp32}, {"tf32", f.Peaks.TF32, tt.tf32}, {"fp16", f.Peaks.FP16, tt.fp16}, {"int8", f.Peaks.INT8, tt.int8}} {
+				if p.want == 0 {
+					if p.got != nil && p.name == "int8" {
+						t.Errorf("%s = %v, want unknown", p.name, *p.got)
+					}
+					continue
+				}
+				if !within(p.got, p.want, 0.03) {
+					t.Errorf("%s peak %v, want %v within 3 %%", p.name, p.got, p.want)
+				}
+			}
+			if f.PeakBasis != tt.peakBasis {
+				t.Errorf("peak basis %q, want %q", f.PeakBasis, tt.peakBasis)
+			}
+		})
+	}
+}
+
+func TestLookupWords(t *testing.T) {
+	tests := []struct {
+		name    string
+		maj     int
+		wantSMs int // 0: no row
+	}{
+		{"NVIDIA L40S", -1, 142},
+		{"NVIDIA L4", -1, 58},
+		{"NVIDIA A10", -1, 72},
+		{"NVIDIA A100-SXM4-40GB", -1, 108},
+		{"NVIDIA GeForce RTX 3060 Laptop GPU", -1, 30},
+		{"NVIDIA GeForce RTX 3060 Ti", -1, 38},
+		{"NVIDIA A100 80GB PCIe", 9, 0}, // compute capability disagrees
+		{"Unknown Accelerator", -1, 0},
+	}
+	for _, tt := range tests {
+		p := lookup(tt.name, tt.maj, 0)
+		switch {
+		case tt.wantSMs == 0 && p != nil:
+			t.Errorf("%s: matched %v", tt.name, p.match)
+		case tt.wantSMs != 0 && (p == nil || p.sms != tt.wantSMs):
+			t.Errorf("%s: got %+v, want %d SMs", tt.name, p, tt.wantSMs)
+		}
+	}
+}
+
+func TestDeriveUnknown(t *testing.T) {
+	if _, ok := Derive(Device{CCMajor: -1}); ok {
+		t.Error("a device with nothing known gave facts")
+	}
+	f, ok := Derive(Device{Name: "Future GPU", CCMajor: 12, CCMinor: 0, SMs: 100, ClockGHz: 2})
+	if !ok || f.Peaks.FP16 != nil || len(f.Notes) == 0 {
+		t.Errorf("unknown architecture: %+v", f)
+	}
+}
