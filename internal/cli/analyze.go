@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
+	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +12,7 @@ import (
 	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 func init() { register("analyze", newAnalyzeCmd) }
@@ -81,19 +80,22 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 			if err != nil {
 				return err
 			}
-			// --output is written to a temp file beside it and renamed into
-			// place, so a failed run never leaves a partial file or destroys an
-			// earlier output. It is opened before the work so a bad path
-			// fails fast.
+			// --output is opened before the work so a bad path fails fast.
+			// A regular file is written beside and renamed into place (a
+			// failed run never leaves a partial file or destroys an earlier
+			// output); a FIFO or device is written to, never replaced.
 			var w io.Writer = c.OutOrStdout()
-			var f *os.File
+			var out *fsutil.Output
 			if output != "" && output != "-" {
-				f, err = os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+".tmp-*")
+				out, err = fsutil.CreateOutput(output)
 				if err != nil {
-					return cannotRun("cannot write --output %s: %v; choose a writable path", output, errors.Unwrap(err))
+					if errors.Is(err, fsutil.ErrNotWritable) {
+						return cannotRun("cannot write --output: %v", err)
+					}
+					return cannotRun("cannot write --output %s: %v; choose a writable path", output, unwrapPath(err))
 				}
-				defer os.Remove(f.Name()) // no-op once renamed
-				w = f
+				defer out.Abort() // no-op once committed
+				w = out
 			}
 			d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
 			if err == nil {
@@ -102,21 +104,13 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 					err = bw.Flush()
 				}
 			}
-			if f != nil {
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-				if err == nil {
-					err = os.Chmod(f.Name(), 0o644)
-				}
-				if err == nil {
-					err = os.Rename(f.Name(), output)
-				}
+			if out != nil && err == nil {
+				err = out.Commit()
 			}
 			if err != nil {
 				return cannotRun("analyze: %v", err)
 			}
-			if f != nil {
+			if out != nil {
 				fmt.Fprintln(c.ErrOrStderr(), verdictLine(output, d))
 			}
 			return nil

@@ -48,8 +48,9 @@ bin/<os>-<arch>/ for the wrappers to use:
     them required, --no-cross skips them.
 
 It prints which platforms were written and why others were not. DIR must be
-new or empty; --force replaces a skill installed there before (a folder
-holding SKILL.md) and nothing else. The skill is written beside DIR and
+new or empty; --force replaces a skill that trtperf installed there before
+(its .trtperf-skill marker lists what it wrote) and refuses when the folder
+holds anything else, such as another skill or a file you added. The skill is written beside DIR and
 renamed into place, so a failure leaves nothing behind.
 
 Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-analysis).`,
@@ -100,7 +101,7 @@ Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-anal
 		},
 	}
 	fl := c.Flags()
-	fl.BoolVar(&force, "force", false, "replace a skill installed in DIR before")
+	fl.BoolVar(&force, "force", false, "replace a skill trtperf installed in DIR before (never other files)")
 	fl.BoolVar(&cross, "cross", false, "require binaries for every platform (needs Go and the trtperf source)")
 	fl.BoolVar(&noCross, "no-cross", false, "ship only this executable, do not cross-compile")
 	fl.StringVar(&source, "source", "", "trtperf source checkout to cross-compile (default: the checkout holding the current folder)")

@@ -13,7 +13,7 @@ import (
 
 // EnsureDir creates dir and its missing parents, returning the topmost
 // folder it created ("" when dir existed) so a failure can remove it again
-// with os.RemoveAll.
+// with RemoveCreated.
 func EnsureDir(dir string) (created string, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -39,8 +39,30 @@ func EnsureDir(dir string) (created string, err error) {
 		return "", nil
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
-		os.RemoveAll(created)
+		RemoveCreated(abs, created)
 		return "", fmt.Errorf("cannot create %s: %w; choose a writable folder", dir, err)
 	}
 	return created, nil
+}
+
+// RemoveCreated undoes EnsureDir(dir) = created: it removes dir and its
+// parents up to created, each only while it is empty, so a folder that
+// gained content meanwhile (another run published a report into it) is
+// kept with everything above it.
+func RemoveCreated(dir, created string) {
+	if created == "" {
+		return
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return // not empty (or not removable): keep it and its parents
+		}
+		if d == created || filepath.Dir(d) == d {
+			return
+		}
+	}
 }

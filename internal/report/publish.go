@@ -130,6 +130,7 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 
 	parent := t.OutputParent
 	if t.ReportDir != "" {
+		t.ReportDir = filepath.Clean(t.ReportDir) // "DIR/" from tab completion names DIR
 		parent = filepath.Dir(t.ReportDir)
 		if err := checkEmptyOrAbsent(t.ReportDir); err != nil {
 			return "", err
@@ -151,16 +152,17 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 	staging, created, err := p.stage(parent, d, encoded, idx, analyzeMD)
 	if verr := <-verdict; verr != nil {
 		if err == nil {
-			removeStaging(staging, created)
+			removeStaging(parent, staging, created)
 		}
 		return "", verr
 	}
 	if err != nil {
 		return "", err
 	}
+	defer fsutil.Untrack(staging)
 	defer func() {
 		if err != nil {
-			removeStaging(staging, created)
+			removeStaging(parent, staging, created)
 		}
 	}()
 	// MkdirTemp makes the folder private; a report is meant to be shared.
@@ -224,29 +226,26 @@ func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte,
 	}
 	mkdirTemp := p.mkdirTemp
 	if mkdirTemp == nil {
-		mkdirTemp = os.MkdirTemp
+		mkdirTemp = func(dir, _ string) (string, error) { return fsutil.MkdirTemp(dir, "staging") }
 	}
-	staging, err = mkdirTemp(parent, ".trtperf-staging-*")
+	staging, err = mkdirTemp(parent, fsutil.TempPattern("", "staging"))
 	if err != nil {
-		removeStaging("", created)
+		removeStaging(parent, "", created)
 		return "", "", fmt.Errorf("cannot create the report in %s: %w; choose a writable folder with --output-parent or --report-dir", parent, err)
 	}
 	if err := p.Builder.BuildIndexed(staging, d, encoded, idx, analyzeMD); err != nil {
-		removeStaging(staging, created)
+		removeStaging(parent, staging, created)
 		return "", "", err
 	}
 	return staging, created, nil
 }
 
-// removeStaging undoes stage: the staging folder, then the parents it
-// created.
-func removeStaging(staging, created string) {
-	if staging != "" {
-		os.RemoveAll(staging)
-	}
-	if created != "" {
-		os.RemoveAll(created)
-	}
+// removeStaging undoes stage: the staging folder (ours by its name), then
+// the parents it created, each only while empty: another run may have
+// published into them meanwhile.
+func removeStaging(parent, staging, created string) {
+	fsutil.Discard(staging)
+	fsutil.RemoveCreated(parent, created)
 }
 
 // checkEmptyOrAbsent refuses a report folder that has anything in it.
@@ -330,11 +329,11 @@ func UpdateAnalysis(reportDir string, analyzeMD []byte) error {
 	temps := make([]string, 0, len(files))
 	defer func() {
 		for _, t := range temps {
-			os.Remove(t) // already renamed ones are gone; harmless
+			fsutil.Discard(t) // already renamed ones are gone; harmless
 		}
 	}()
 	for _, f := range files {
-		tmp, err := os.CreateTemp(reportDir, ".trtperf-"+f.name+"-*")
+		tmp, err := fsutil.CreateTemp(reportDir, f.name, "tmp")
 		if err != nil {
 			return fmt.Errorf("cannot write in %s: %w; check its permissions", reportDir, err)
 		}

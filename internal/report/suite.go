@@ -94,6 +94,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 
 	parent := t.OutputParent
 	if t.SuiteDir != "" {
+		t.SuiteDir = filepath.Clean(t.SuiteDir) // "DIR/" from tab completion names DIR
 		parent = filepath.Dir(t.SuiteDir)
 		if err := checkEmptyOrAbsent(t.SuiteDir); err != nil {
 			return "", nil, err
@@ -106,21 +107,22 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 		return "", nil, err
 	}
 	defer func() {
-		if err != nil && created != "" {
-			os.RemoveAll(created)
+		if err != nil {
+			fsutil.RemoveCreated(parent, created)
 		}
 	}()
 	mkdirTemp := p.mkdirTemp
 	if mkdirTemp == nil {
-		mkdirTemp = os.MkdirTemp
+		mkdirTemp = func(dir, _ string) (string, error) { return fsutil.MkdirTemp(dir, "staging") }
 	}
-	staging, err := mkdirTemp(parent, ".trtperf-staging-*")
+	staging, err := mkdirTemp(parent, fsutil.TempPattern("", "staging"))
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot create the suite in %s: %w; choose a writable folder with --output-parent", parent, err)
 	}
+	defer fsutil.Untrack(staging)
 	defer func() {
 		if err != nil {
-			os.RemoveAll(staging)
+			fsutil.Discard(staging)
 		}
 	}()
 	for i, c := range comps {

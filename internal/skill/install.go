@@ -116,19 +116,16 @@ func Install(dir string, o Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	staging, err := os.MkdirTemp(parent, ".trtperf-skill-staging-*")
+	staging, err := fsutil.MkdirTemp(parent, "skill-staging")
 	if err != nil {
-		if created != "" {
-			os.RemoveAll(created)
-		}
+		fsutil.RemoveCreated(parent, created)
 		return nil, fmt.Errorf("cannot create the skill in %s: %w; choose a writable folder", parent, err)
 	}
+	defer fsutil.Untrack(staging)
 	defer func() {
 		if err != nil {
-			os.RemoveAll(staging)
-			if created != "" {
-				os.RemoveAll(created)
-			}
+			fsutil.Discard(staging)
+			fsutil.RemoveCreated(parent, created)
 		}
 	}()
 	if err := writeFiles(staging, skillfiles.Files()); err != nil {
@@ -157,6 +154,9 @@ func Install(dir string, o Options) (res *Result, err error) {
 			pr.Why = why
 		}
 		res.Platforms = append(res.Platforms, pr)
+	}
+	if err := writeMarker(staging); err != nil {
+		return nil, err
 	}
 	// MkdirTemp makes the folder private; a skill is meant to be read.
 	if err := os.Chmod(staging, 0o755); err != nil {
@@ -192,10 +192,78 @@ func checkTarget(dir string, force bool) (replace bool, err error) {
 	if !force {
 		return false, fmt.Errorf("%s: %w; choose a new or empty folder, or pass --force to replace a skill installed there before", dir, ErrNotEmpty)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err != nil {
-		return false, fmt.Errorf("%s: %w and holds no SKILL.md, so it is not a skill folder; --force only replaces a skill installed before, choose another folder", dir, ErrNotEmpty)
+	if err := checkInstalled(dir); err != nil {
+		return false, err
 	}
 	return true, nil
+}
+
+// MarkerFile, written last into every installed skill, lists the paths
+// install wrote. --force replaces a folder only when it has the marker and
+// holds nothing else, so it never deletes another skill or a file the user
+// put there.
+const MarkerFile = ".trtperf-skill"
+
+const markerHeader = "trtperf skill install: the files below were written by trtperf; 'skill install --force' replaces this folder only while it holds nothing else\n"
+
+// ErrNotInstalled says --force was refused: the folder is not (only) a
+// skill trtperf installed.
+var ErrNotInstalled = errors.New("not a skill folder installed by trtperf")
+
+func writeMarker(dir string) error {
+	paths, err := listTree(dir)
+	if err != nil {
+		return err
+	}
+	body := markerHeader + strings.Join(append(paths, MarkerFile), "\n") + "\n"
+	return os.WriteFile(filepath.Join(dir, MarkerFile), []byte(body), 0o644)
+}
+
+// listTree lists every file and folder under dir, slash-separated and
+// sorted (WalkDir's order).
+func listTree(dir string) ([]string, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	return paths, nil
+}
+
+// checkInstalled accepts dir for --force only when its marker lists every
+// entry in it.
+func checkInstalled(dir string) error {
+	marker, err := os.ReadFile(filepath.Join(dir, MarkerFile))
+	if err != nil || !strings.HasPrefix(string(marker), markerHeader) {
+		return fmt.Errorf("%s: %w (it lacks a valid %s); --force only replaces a skill that trtperf installed, so move its files elsewhere or choose another folder", dir, ErrNotInstalled, MarkerFile)
+	}
+	known := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimPrefix(string(marker), markerHeader), "\n") {
+		known[l] = true
+	}
+	paths, err := listTree(dir)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if !known[p] {
+			return fmt.Errorf("%s: %w: it holds %s, which trtperf did not install; --force never deletes other files, so move it out or choose another folder", dir, ErrNotInstalled, p)
+		}
+	}
+	return nil
 }
 
 func readNames(dir string) ([]string, error) {
@@ -216,7 +284,7 @@ func readNames(dir string) ([]string, error) {
 // place (and moved back if that fails).
 func publish(staging, dir string, replace bool) error {
 	if replace {
-		old, err := os.MkdirTemp(filepath.Dir(dir), ".trtperf-skill-old-*")
+		old, err := os.MkdirTemp(filepath.Dir(dir), fsutil.TempPattern("", "skill-old"))
 		if err != nil {
 			return fmt.Errorf("cannot replace %s: %w", dir, err)
 		}

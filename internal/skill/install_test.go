@@ -149,25 +149,42 @@ func TestInstall(t *testing.T) {
 	if _, err := Install(dir, Options{Cross: CrossOff}); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("second install: %v, want ErrNotEmpty", err)
 	}
-	os.WriteFile(filepath.Join(dir, "stale.txt"), []byte("x"), 0o644)
+	// --force replaces a skill trtperf installed, and only while it holds
+	// nothing else: a file the user added keeps the folder as it is.
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Install(dir, Options{Cross: CrossOff, Force: true}); !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("--force over a skill with a user's file: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "mine" {
+		t.Fatal("--force touched a user's file")
+	}
+	os.Remove(filepath.Join(dir, "notes.txt"))
 	if _, err := Install(dir, Options{Cross: CrossOff, Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "stale.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "bin", "linux-amd64")); err == nil {
 		t.Error("--force kept files of the previous skill")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err != nil {
 		t.Error("--force lost the skill")
 	}
 
-	// --force never replaces a folder that is not a skill.
-	other := t.TempDir()
-	os.WriteFile(filepath.Join(other, "precious.txt"), []byte("x"), 0o644)
-	if _, err := Install(other, Options{Cross: CrossOff, Force: true}); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "not a skill folder") {
-		t.Fatalf("--force on a non-skill folder: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(other, "precious.txt")); err != nil {
-		t.Error("--force deleted a folder that was not a skill")
+	// --force never replaces a folder that trtperf did not install: plain
+	// files, or another skill (a SKILL.md without the marker).
+	for _, files := range [][]string{{"precious.txt"}, {"SKILL.md", "scripts/run.sh"}} {
+		other := t.TempDir()
+		for _, f := range files {
+			os.MkdirAll(filepath.Dir(filepath.Join(other, f)), 0o755)
+			os.WriteFile(filepath.Join(other, f), []byte("x"), 0o644)
+		}
+		if _, err := Install(other, Options{Cross: CrossOff, Force: true}); !errors.Is(err, ErrNotInstalled) {
+			t.Fatalf("--force on %v: %v", files, err)
+		}
+		for _, f := range files {
+			if _, err := os.Stat(filepath.Join(other, f)); err != nil {
+				t.Errorf("--force deleted %s of a folder trtperf did not install", f)
+			}
+		}
 	}
 
 	// An empty folder is fine.
