@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
