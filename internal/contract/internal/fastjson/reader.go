@@ -241,23 +241,35 @@ func (s *Reader) Float(v *float64) error {
 	return nil
 }
 
-// Optional decodes a nullable value: null gives nil.
-func Optional[T any](s *Reader, v **T, one func(*T) error) error {
+// OptInt decodes a nullable int: null gives nil (written out for the
+// reason Int64s is).
+func (s *Reader) OptInt(v **int) error {
 	if s.Null() {
 		*v = nil
 		return nil
 	}
-	x := new(T)
-	if err := one(x); err != nil {
+	x := new(int)
+	if err := s.Int(x); err != nil {
 		return err
 	}
 	*v = x
 	return nil
 }
 
-func (s *Reader) OptInt(v **int) error { return Optional(s, v, s.Int) }
-
-func (s *Reader) OptFloat(v **float64) error { return Optional(s, v, s.Float) }
+// OptFloat decodes a nullable float64: null gives nil (written out for the
+// reason Int64s is).
+func (s *Reader) OptFloat(v **float64) error {
+	if s.Null() {
+		*v = nil
+		return nil
+	}
+	x := new(float64)
+	if err := s.Float(x); err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}
 
 func (s *Reader) Bool(v *bool) error {
 	if s.Null() {
@@ -366,4 +378,25 @@ func (s *Reader) Strs(v *[]string, intern bool) error {
 	return Slice(s, v, 2, func(x *string) error { return s.Str(x, intern) })
 }
 
-func (s *Reader) Int64s(v *[]int64) error { return Slice(s, v, 4, s.Int64) }
+// Int64s decodes an array of integers; null gives nil. It is written out
+// rather than through Slice so that, inlined into another package, no
+// method value escapes to the heap (one allocation per tensor otherwise).
+func (s *Reader) Int64s(v *[]int64) error {
+	out := make([]int64, 0, 4)
+	n, err := s.Array(func(int) error {
+		var x int64
+		if err := s.Int64(&x); err != nil {
+			return err
+		}
+		out = append(out, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		out = nil
+	}
+	*v = out
+	return nil
+}
