@@ -9,6 +9,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
+// The report app's TypeScript types are generated from the schema:
+//go:generate go run ./internal/tsgen -o ../../web/src/contract.ts
+
 // SchemaJSON is the JSON Schema (draft 2020-12) of analyze-data.json.
 //
 //go:embed schema/analyze-data.schema.json
