@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,4 +170,74 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRenamedCopySameAnalysis is issue 10's second acceptance check: a copy
+// of a corpus folder whose files are renamed to .log, .txt or no extension
+// gives the same analysis apart from paths and file names.
+func TestRenamedCopySameAnalysis(t *testing.T) {
+	corpus := corpustest.Dir(t)
+	for _, name := range []string{"trex-resnet18-a100-fp32-fp16", "jetson-trt7-googlenet-int8-batch-sweep-concat", "fuzzy-resnet18-rtx3060-three-paths"} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Join(corpus, name)
+			entries, err := os.ReadDir(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := t.TempDir()
+			exts := []string{".log", ".txt", ""}
+			renamed := map[string]string{} // new name → original
+			for i, e := range entries {
+				orig := e.Name()
+				if orig == "PROVENANCE.md" {
+					continue
+				}
+				newName := orig
+				if base, ok := strings.CutSuffix(orig, ".json"); ok {
+					newName = base + exts[i%len(exts)]
+				} else if base, ok := strings.CutSuffix(orig, ".txt"); ok {
+					newName = base + exts[(i+1)%len(exts)]
+				}
+				renamed[newName] = orig
+				copyFile(t, filepath.Join(src, orig), filepath.Join(dst, newName))
+			}
+			origDir := t.TempDir()
+			for _, orig := range renamed {
+				copyFile(t, filepath.Join(src, orig), filepath.Join(origDir, orig))
+			}
+			want := encodeNormalised(t, analyzeFolder(t, origDir), origDir, nil)
+			got := encodeNormalised(t, analyzeFolder(t, dst), dst, renamed)
+			if got != want {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Fatalf("renamed copy differs at byte %d:\n got  …%s…\n want …%s…", i, got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
+			}
+		})
+	}
+}
+
+// encodeNormalised encodes d with its folder made "DIR" and renamed file
+// names put back to their originals.
+func encodeNormalised(t *testing.T, d *contract.AnalyzeData, dir string, renamed map[string]string) string {
+	t.Helper()
+	var buf strings.Builder
+	if err := contract.Encode(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(buf.String(), dir, "DIR")
+	names := make([]string, 0, len(renamed))
+	for n := range renamed {
+		names = append(names, n)
+	}
+	// Longest first, through placeholders, so no name rewrites another.
+	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+	for i, n := range names {
+		s = strings.ReplaceAll(s, n, "\x00"+strconv.Itoa(i)+"\x00")
+	}
+	for i, n := range names {
+		s = strings.ReplaceAll(s, "\x00"+strconv.Itoa(i)+"\x00", renamed[n])
+	}
+	return s
 }

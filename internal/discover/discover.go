@@ -175,17 +175,21 @@ func scan(dir string) (*Scope, []string, error) {
 			sc.EngineFiles = append(sc.EngineFiles, name)
 			continue
 		}
-		if _, isJSON := trimJSON(name); !isJSON {
+		if !isJSONName(name) {
+			// Any other name is judged by its content: JSON dumps saved as
+			// .log, .txt, .profile or without an extension are dumps.
 			kind, err := sniffFile(path)
 			switch {
 			case err != nil:
 				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
+				continue
 			case kind == dump.KindTrtexecLog:
 				logs = append(logs, name)
-			default:
-				sc.Ignored = append(sc.Ignored, name+": not a JSON file or a trtexec log")
+				continue
+			case kind == dump.KindUnknown:
+				sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name))
+				continue
 			}
-			continue
 		}
 		if configNames[strings.ToLower(name)] {
 			sc.ConfigFiles = append(sc.ConfigFiles, path)
@@ -272,8 +276,7 @@ func byContent(dir string, names []string, conv map[string]*group, sc *Scope) []
 			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
 			continue
 		}
-		base, _ := trimJSON(name)
-		stem := stemOf(base)
+		stem := stemOf(trimExt(name))
 		key := strings.ToLower(stem)
 		switch kind {
 		case dump.KindConfig:
@@ -383,7 +386,7 @@ func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
 // shared by all backends of the folder.
 func attachMeta(dir string, files []string, groups []*group, sc *Scope) {
 	for _, name := range files {
-		base, _ := trimJSON(name)
+		base := trimExt(name)
 		rest := strings.ToLower(base[len("meta")+1:])
 		var best *group
 		for _, g := range groups {
@@ -465,17 +468,6 @@ func attachLogs(dir string, files []string, groups []*group, sc *Scope) {
 	for _, g := range groups {
 		slices.Sort(g.logs)
 	}
-}
-
-// trimExt drops a file's last extension when it is a known text one.
-func trimExt(name string) string {
-	if i := strings.LastIndexByte(name, '.'); i > 0 {
-		switch strings.ToLower(name[i+1:]) {
-		case "json", "log", "txt", "out", "profile":
-			return name[:i]
-		}
-	}
-	return name
 }
 
 func findGroup(groups []*group, label string) *group {

@@ -102,7 +102,7 @@ func TestFolder(t *testing.T) {
 				"fp32 layers_fp32.json|-|-|meta_device.json",
 				"int8 -|profile_int8.json|-|meta_device.json",
 			},
-			ignored: map[string]string{"log_fp16.txt": "not a JSON file"},
+			ignored: map[string]string{"log_fp16.txt": "not recognised by content"},
 			check: func(t *testing.T, sc *Scope) {
 				if !reflect.DeepEqual(sc.EngineFiles, []string{"b.plan", "model.engine"}) {
 					t.Errorf("engine files %v", sc.EngineFiles)
@@ -349,7 +349,7 @@ func TestNames(t *testing.T) {
 	}{
 		{"layers_fp16.json", roleLayers, "fp16"}, {"LAYER-x_y.JSON", roleLayers, "x_y"}, {"layers.json", roleLayers, ""},
 		{"profiles_a.json", roleProfile, "a"}, {"latency_t.json", roleLatency, "t"}, {"times_a.json", roleTimes, "a"},
-		{"meta_a_build.json", roleMeta, "a_build"}, {"layersx.json", roleNone, ""}, {"layers_a.txt", roleNone, ""},
+		{"meta_a_build.json", roleMeta, "a_build"}, {"layersx.json", roleNone, ""}, {"layers_a.txt", roleLayers, "a"}, {"layers_a.csv", roleNone, ""},
 	} {
 		if r, l := conventional(tc.in); r != tc.role || l != tc.label {
 			t.Errorf("conventional(%q) = %v %q, want %v %q", tc.in, r, l, tc.role, tc.label)

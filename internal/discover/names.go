@@ -30,22 +30,51 @@ var prefixWords = []struct {
 // defaultLabel names the backend of files without a label (layers.json).
 const defaultLabel = "default"
 
-// trimJSON returns name without a ".json" extension (any case) and whether
-// it had one.
-func trimJSON(name string) (string, bool) {
-	if len(name) > 5 && strings.EqualFold(name[len(name)-5:], ".json") {
-		return name[:len(name)-5], true
+// textExts are the extensions dumps and logs are saved under; trimExt
+// drops them, so "layers_fp16.log" names the same role and label as
+// "layers_fp16.json" once its content says it is a dump.
+var textExts = []string{"json", "log", "txt", "profile", "out"}
+
+// trimExt returns name without a known text extension (any case).
+func trimExt(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		ext := strings.ToLower(name[i+1:])
+		for _, e := range textExts {
+			if ext == e {
+				return name[:i]
+			}
+		}
 	}
-	return name, false
+	return name
+}
+
+// isJSONName reports whether name ends in ".json" (any case).
+func isJSONName(name string) bool {
+	return len(name) > 5 && strings.EqualFold(name[len(name)-5:], ".json")
+}
+
+// unknownReason says why a file that is neither a dump nor a log by its
+// content is not used.
+func unknownReason(name string) string {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".csv"):
+		return "a CSV table, not a TensorRT dump, metadata or trtexec log (trtperf reads the trtexec log or times it was made from)"
+	case strings.HasSuffix(lower, ".md"), strings.HasSuffix(lower, ".rst"):
+		return "documentation, not a TensorRT dump"
+	case strings.HasSuffix(lower, ".onnx"), strings.HasSuffix(lower, ".pb"), strings.HasSuffix(lower, ".pt"), strings.HasSuffix(lower, ".prototxt"), strings.HasSuffix(lower, ".caffemodel"):
+		return "a model file, not a TensorRT dump"
+	}
+	return "not recognised by content as layer info, a profile, latency samples, times, TREx metadata or a trtexec log"
 }
 
 // conventional splits a conventional dump name ("layers_fp16.json",
 // "Profile-int8.json", "layers.json") into its role and label (as written;
 // "" for none).
 func conventional(name string) (role, string) {
-	base, ok := trimJSON(name)
-	if !ok {
-		return roleNone, ""
+	base := trimExt(name)
+	if base == name && strings.Contains(name, ".") {
+		return roleNone, "" // an extension that is not a text one: judged by content and stem
 	}
 	lower := strings.ToLower(base)
 	for _, p := range prefixWords {

@@ -92,8 +92,7 @@ func labelFromFile(path string) string {
 	if r, l := conventional(name); r != roleNone {
 		label = l
 	} else {
-		base, _ := trimJSON(name)
-		label = labelOfStem(stemOf(base))
+		label = labelOfStem(stemOf(trimExt(name)))
 	}
 	if label == "" {
 		label = defaultLabel
