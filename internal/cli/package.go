@@ -15,6 +15,7 @@ import (
 	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/fsutil"
 	"github.com/trtperf/trtperf/internal/report"
 )
 
@@ -94,7 +95,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	}
 	var md []byte
 	if f.analyzeMD != "" {
-		b, err := os.ReadFile(f.analyzeMD)
+		b, err := fsutil.ReadFileLimit(f.analyzeMD, report.MaxAnalyzeMDBytes)
 		if err != nil {
 			return cannotRun("cannot read --analyze-md %s: %v; give the path of the Markdown analysis", f.analyzeMD, unwrapPath(err))
 		}

@@ -3,10 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/fsutil"
 	"github.com/trtperf/trtperf/internal/mdcheck"
+	"github.com/trtperf/trtperf/internal/report"
 )
 
 // analyzeMDCheck is `validate --analyze-md`: it is read before the checks
@@ -20,7 +21,7 @@ func loadAnalyzeMD(path string) (*analyzeMDCheck, error) {
 	if path == "" {
 		return nil, nil
 	}
-	md, err := os.ReadFile(path)
+	md, err := fsutil.ReadFileLimit(path, report.MaxAnalyzeMDBytes)
 	if err != nil {
 		return nil, cannotRun("cannot read --analyze-md %s: %v; give the path of the Markdown analysis", path, unwrapPath(err))
 	}

@@ -6,6 +6,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -65,4 +66,29 @@ func RemoveCreated(dir, created string) {
 			return
 		}
 	}
+}
+
+// ErrTooLarge says an input is over its size limit.
+var ErrTooLarge = errors.New("over the size limit")
+
+// ReadFileLimit reads path, which may be a pipe (process substitution),
+// but never more than limit bytes: a larger input is refused with
+// ErrTooLarge before it fills memory.
+func ReadFileLimit(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder, not a file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w of %d bytes", path, ErrTooLarge, limit)
+	}
+	return data, nil
 }
