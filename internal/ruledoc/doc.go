@@ -1,0 +1,105 @@
+// Package ruledoc explains the diagnosis rules: for each finding id, what
+// it means, how its price (the time at stake) is estimated and what
+// evidence would refute it. `trtperf explain` renders it for people, and
+// SKILL.md carries the same text as a generated section, so an agent reads
+// exactly what the command prints.
+//
+// The text is data (table.go), one row per rule id of internal/findings.
+// The rule table there is the owner of ids and titles; when it exports its
+// own documentation (findings.RuleDocs), Docs reads it instead of table.go.
+package ruledoc
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Doc explains one finding rule.
+type Doc struct {
+	ID      string // the finding's id in issues[].id
+	Title   string // the finding's generic title
+	Meaning string // what the finding says about the engine
+	Price   string // how the time at stake is estimated
+	Refuted string // evidence that would show the finding wrong
+}
+
+// Pricing says how every finding is priced and ranked; each Doc's Price
+// adds what is specific to its rule.
+const Pricing = `A finding's price is the time it puts at stake: the summed average time of the layers it lists (issues[].layers), as a share of the backend's layer sum (issues[].share, percent; metrics.time_ms and metrics.share_pct). Descriptive rules that cannot say how much is recoverable count half of it (metrics.stake_factor 0.5). Findings are ranked by score = share / 100 × confidence weight (high 1, medium 0.7, low 0.4). Shares come from the per-layer profile, which overstates small kernels (CUDA-event overhead, see timing.end_to_end.profile_overhead), and two findings may list the same layers: never add their shares.`
+
+// Docs returns the documentation of every rule, sorted by id.
+func Docs() []Doc {
+	out := slices.Clone(table)
+	slices.SortFunc(out, func(a, b Doc) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Lookup returns the doc of id.
+func Lookup(docs []Doc, id string) (Doc, bool) {
+	for _, d := range docs {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return Doc{}, false
+}
+
+// WriteList prints one line per rule and how findings are priced.
+func WriteList(w io.Writer, docs []Doc) {
+	width := 0
+	for _, d := range docs {
+		width = max(width, len(d.ID))
+	}
+	fmt.Fprintf(w, "%d diagnosis rules (trtperf explain ID for one):\n\n", len(docs))
+	for _, d := range docs {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, d.ID, d.Title)
+	}
+	fmt.Fprintf(w, "\nHow findings are priced:\n%s\n", wrap(Pricing, 78, "  "))
+}
+
+// WriteText prints one rule's doc for a terminal.
+func WriteText(w io.Writer, d Doc) {
+	fmt.Fprintf(w, "%s: %s\n\n", d.ID, d.Title)
+	for _, s := range []struct{ head, text string }{
+		{"What it means", d.Meaning},
+		{"How it is priced", d.Price},
+		{"What would refute it", d.Refuted},
+	} {
+		fmt.Fprintf(w, "%s:\n%s\n\n", s.head, wrap(s.text, 78, "  "))
+	}
+	fmt.Fprintf(w, "Pricing common to every finding:\n%s\n", wrap(Pricing, 78, "  "))
+}
+
+// Markdown is the SKILL.md section: every rule, with the common pricing.
+func Markdown(docs []Doc) string {
+	var b strings.Builder
+	b.WriteString("How every finding is priced: " + Pricing + "\n")
+	for _, d := range docs {
+		fmt.Fprintf(&b, "\n- **`%s`** — %s. %s\n  *Price:* %s\n  *Refuted by:* %s\n", d.ID, d.Title, d.Meaning, d.Price, d.Refuted)
+	}
+	return b.String()
+}
+
+// wrap breaks s into lines of at most width columns, each indented.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	col := 0
+	for i, word := range strings.Fields(s) {
+		switch {
+		case i == 0:
+			b.WriteString(indent)
+			col = len(indent)
+		case col+1+len(word) > width:
+			b.WriteString("\n" + indent)
+			col = len(indent)
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	return b.String()
+}
