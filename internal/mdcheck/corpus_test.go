@@ -78,6 +78,8 @@ func TestInventedNumbersFail(t *testing.T) {
 			[]string{"3.27% after `QuantizeLinear_98` / `QuantizeLinear_147` matches none"}},
 		{"trex-mobilenetv2-qat-titanrtx", "`QuantizeLinear_98` and", "`QuantizeLinear_99` and",
 			[]string{"`QuantizeLinear_99` is not a layer name"}},
+		{"trex-mobilenetv2-qat-titanrtx", "`int8-qat` 0.351 ms", "`int8-qat` 0.331 ms",
+			[]string{"0.331 ms after `int8-qat` matches none", "closest: `int8-qat` timing.measured."}},
 		{"fuzzy-resnet18-rtx3060-three-paths", "it takes 1.188 ms", "it takes 1.288 ms", nil}, // "it": not bound, the writer's number
 		{"fuzzy-resnet18-rtx3060-three-paths", "`trtexec`: total 0.3635 ms", "`trtexec`: total 0.3935 ms",
 			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: `torch-trt` timing.median_inference_ms 0.41472 ms"}},
