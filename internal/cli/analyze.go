@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -84,7 +83,9 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 			// A regular file is written beside and renamed into place (a
 			// failed run never leaves a partial file or destroys an earlier
 			// output); a FIFO or device is written to, never replaced.
-			var w io.Writer = c.OutOrStdout()
+			// stdout gets the contract's bytes as they are (JSON escapes
+			// control characters itself).
+			w := rawWriter(c.OutOrStdout())
 			var out *fsutil.Output
 			if output != "" && output != "-" {
 				out, err = fsutil.CreateOutput(output)

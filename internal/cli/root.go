@@ -94,6 +94,10 @@ Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.
 
 // Main runs trtperf with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	tout, terr := newTermWriter(stdout), newTermWriter(stderr)
+	defer tout.flushPending()
+	defer terr.flushPending()
+	stdout, stderr = tout, terr
 	var prof profiling
 	root := newRootCmd(stdout, stderr, &prof)
 	args, err := expandDataArgs(args)

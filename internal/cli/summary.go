@@ -46,6 +46,9 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 			}
 			out := c.OutOrStdout()
 			opt.Color = opt.Format == "text" && isTerminal(out)
+			if tw, ok := out.(*termWriter); ok {
+				tw.color = opt.Color // the palette's colours pass, nothing else
+			}
 			if err := summary.Write(out, d, opt); err != nil {
 				return cannotRun("%v", err)
 			}
@@ -84,7 +87,7 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 // isTerminal reports whether w is a character device (a terminal) and the
 // user has not asked for no colour (NO_COLOR).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := rawWriter(w).(*os.File)
 	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
