@@ -1,7 +1,10 @@
 package browsertests
 
 import (
+	"fmt"
+
 	"bytes"
+	"github.com/chromedp/chromedp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +55,7 @@ func TestCorpusReport(t *testing.T) {
 			t.Errorf("AI analysis heading %q", got)
 		}
 		// Select the slowest layer so the details panel is filled too.
-		p.click(t, "#card-slowest .card-name")
+		p.click(t, "#slowest-name")
 		shot := p.screenshot(t, "controlnet-sd15-trt86-fp16")
 		t.Logf("full report screenshot: %s", shot)
 		checkTable(t, p, d)
@@ -82,5 +85,56 @@ func TestCorpusAllFailed(t *testing.T) {
 		t.Errorf("the page does not tell how to fix the dump: %q", got)
 	}
 	p.screenshot(t, "detr-all-failed")
+	noJSErrors(t, p)
+}
+
+// viewportShot saves what fits in the window (the first screen) as a PNG
+// under $TRTPERF_ARTIFACTS (or a temp dir) and returns its path.
+func (p *page) viewportShot(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := os.Getenv("TRTPERF_ARTIFACTS")
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	p.do(tb, js(`window.scrollTo(0, 0)`))
+	buf := run(tb, p, chromedp.CaptureScreenshot())
+	file := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(file, buf, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("first screen: %s", file)
+	return file
+}
+
+// TestCorpusFirstScreen: at 1280×800 and 1920×1080 the first screen of
+// three corpus reports holds the latency, the top findings and the Pareto
+// chart (their tops are above the fold), with no console errors; the
+// screenshots are saved as artifacts.
+func TestCorpusFirstScreen(t *testing.T) {
+	root := corpustest.Dir(t)
+	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16"}
+	dirs := make([]string, len(cases))
+	for i, c := range cases {
+		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	}
+	p := newPage(t, 120*time.Second)
+	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}} {
+		p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
+		for i, c := range cases {
+			p.open(t, fileURL(dirs[i]))
+			for _, sel := range []string{"#latency-value", "#top-findings h2", "#pareto svg"} {
+				top := eval[float64](t, p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.getBoundingClientRect().top : 1e9; })()`, sel))
+				if top < 0 || top > float64(vp.h)-40 {
+					t.Errorf("%s at %dx%d: %s starts at y=%.0f, not on the first screen", c, vp.w, vp.h, sel, top)
+				}
+			}
+			if vp.w == 1280 {
+				p.viewportShot(t, "first-screen-"+c)
+			}
+		}
+	}
 	noJSErrors(t, p)
 }

@@ -37,6 +37,7 @@ func TestHostileReport(t *testing.T) {
 				}
 			}
 			p.do(t, chromedp.SendKeys(chromedp.CSS("#graph-search"), "<script>\r"))
+			p.click(t, "#view-tab-table")
 			p.do(t, chromedp.SendKeys(chromedp.CSS("#filter-name"), "onerror"))
 			if got := len(rows(t, p)); got == 0 {
 				t.Error("filtering for a hostile name found nothing")

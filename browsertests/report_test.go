@@ -44,32 +44,67 @@ func checkNumbers(t *testing.T, p *page, d *contract.AnalyzeData) {
 	if got := p.text(t, "#model-name"); got != d.ModelName {
 		t.Errorf("model name on page %q, want %q", got, d.ModelName)
 	}
-	if got := parseFloat(t, p.attr(t, "#card-avg", "data-value")); math.Abs(got-b.Timing.AverageInferenceMs) > 1e-9*math.Max(1, got) {
-		t.Errorf("average inference on page %v, want %v", got, b.Timing.AverageInferenceMs)
+	// The headline: measured latency when the dumps hold one, else the
+	// layer sum; the layer sum is always given.
+	want, measured := b.Timing.AverageInferenceMs, "0"
+	m := b.Timing.Measured
+	switch {
+	case m != nil && m.GPUComputeMs.Median != nil && *m.GPUComputeMs.Median > 0:
+		want, measured = *m.GPUComputeMs.Median, "1"
+	case m != nil && m.LatencyMs.Median != nil && *m.LatencyMs.Median > 0:
+		want, measured = *m.LatencyMs.Median, "1"
+	case b.Timing.EndToEnd != nil && b.Timing.EndToEnd.MedianMs > 0:
+		want, measured = b.Timing.EndToEnd.MedianMs, "1"
 	}
-	if got, want := p.text(t, "#card-avg .card-value"), fmt.Sprintf("%.3f ms", b.Timing.AverageInferenceMs); got != want {
-		t.Errorf("average inference card shows %q, want %q", got, want)
+	if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-want) > 1e-9*math.Max(1, got) {
+		t.Errorf("headline latency on page %v, want %v", got, want)
+	}
+	if got := p.attr(t, "#latency", "data-measured"); got != measured {
+		t.Errorf("headline says measured=%s, want %s", got, measured)
+	}
+	if got, want := p.text(t, "#latency-value"), fmt.Sprintf("%.3f ms", want); got != want {
+		t.Errorf("headline latency shows %q, want %q", got, want)
+	}
+	if got := p.text(t, "#latency-source"); got == "" {
+		t.Error("the headline latency does not say where it comes from")
+	}
+	if got := parseFloat(t, p.attr(t, "#latency-sum", "data-value")); math.Abs(got-b.Timing.AverageInferenceMs) > 1e-9*math.Max(1, got) {
+		t.Errorf("layer sum on page %v, want %v", got, b.Timing.AverageInferenceMs)
+	}
+	noisy := eval[bool](t, p, `document.getElementById("noise-warning") !== null`)
+	if wantNoisy := b.Count != nil && *b.Count < 10; noisy != wantNoisy {
+		t.Errorf("noise warning shown %v, want %v (count %v)", noisy, wantNoisy, b.Count)
 	}
 	if got := p.attr(t, "#card-layers", "data-value"); got != strconv.Itoa(b.LayerCount) {
 		t.Errorf("layer count on page %s, want %d", got, b.LayerCount)
 	}
-	if b.Count != nil {
-		if got := p.attr(t, "#card-count", "data-value"); got != strconv.FormatInt(*b.Count, 10) {
-			t.Errorf("iterations on page %s, want %d", got, *b.Count)
-		}
-	}
 	slowest := slices.MaxFunc(b.Records, func(x, y contract.Record) int { return cmp.Compare(x.AvgMs, y.AvgMs) })
-	if got := parseFloat(t, p.attr(t, "#card-slowest", "data-value")); got != slowest.AvgMs {
-		t.Errorf("slowest layer time on page %v, want %v (%s)", got, slowest.AvgMs, slowest.Name)
-	}
-	if got := p.attr(t, "#card-slowest .card-name", "title"); got != slowest.Name {
+	if got := p.attr(t, "#slowest-name", "title"); got != slowest.Name {
 		t.Errorf("slowest layer on page %q, want %q", got, slowest.Name)
 	}
-	if got := p.attr(t, "#card-partitions", "data-value"); got != strconv.Itoa(b.Engines.InferredCount) {
-		t.Errorf("partitions on page %s, want %d", got, b.Engines.InferredCount)
+	if got, want := eval[int](t, p, `document.querySelectorAll("#pareto .pareto-bar").length`), min(20, len(b.Records)); got != want {
+		t.Errorf("Pareto chart has %d bars, want %d", got, want)
+	}
+	if got := p.attr(t, "#pareto .pareto-bar", "data-layer"); got != strconv.Itoa(slowest.Layer) {
+		t.Errorf("first Pareto bar is layer %s, want the slowest %d", got, slowest.Layer)
+	}
+	if got := eval[int](t, p, `document.querySelectorAll("#pareto .mark").length`); got != 3 {
+		t.Errorf("Pareto chart has %d share marks, want 3 (50/80/90%%)", got)
+	}
+	// Clicking the second bar opens its layer in the side panel.
+	if len(b.Records) > 1 {
+		p.click(t, "#pareto .pareto-bar:nth-of-type(2) .hit")
+		l := mustAtoi(t, p.attr(t, "#pareto .pareto-bar:nth-of-type(2)", "data-layer"))
+		p.do(t, chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`#details[data-loaded="%d"]`, l))))
+		if got := p.text(t, "#details-name"); got != b.Layers[l].Name {
+			t.Errorf("clicking the second Pareto bar shows %q, want layer %d %q", got, l, b.Layers[l].Name)
+		}
+	}
+	if got := eval[int](t, p, `document.querySelectorAll("#top-findings li").length`); got != min(3, len(b.Issues)) {
+		t.Errorf("first screen shows %d findings, want %d", got, min(3, len(b.Issues)))
 	}
 	bars := eval[int](t, p, `document.querySelectorAll("#chart-type .bar-row").length`)
-	if want := min(len(b.TypeBreakdown), 13); bars != want {
+	if want := min(len(b.TypeBreakdown), 7); bars != want {
 		t.Errorf("type chart has %d bars, want %d", bars, want)
 	}
 	tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab").length`)
@@ -120,6 +155,7 @@ func checkVisibleRows(t *testing.T, p *page, after string) {
 func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 	t.Helper()
 	b := passedBackend(t, d)
+	p.click(t, "#view-tab-table")
 	// Headers are readable (none cut off) and the name column resizes.
 	if cut := eval[[]string](t, p, `Array.from(document.querySelectorAll(".layer-table .thead > span")).filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)`); len(cut) > 0 {
 		t.Errorf("table headers cut off: %q", cut)
@@ -239,18 +275,21 @@ func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 func checkGraphClick(t *testing.T, p *page, d *contract.AnalyzeData, layer int) {
 	t.Helper()
 	b := passedBackend(t, d)
+	p.click(t, "#view-tab-graph")
 	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, layer))
 	p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
-	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
-	if sel != strconv.Itoa(layer) {
-		t.Errorf("after clicking node of layer %d the selected row is %q", layer, sel)
-	}
 	if got := p.text(t, "#details-name"); got != b.Layers[layer].Name {
 		t.Errorf("details show %q, want %q", got, b.Layers[layer].Name)
 	}
 	p.do(t, chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`#details[data-loaded="%d"]`, layer))))
 	if got := p.text(t, "#details"); len(b.Layers[layer].Outputs) > 0 && !strings.Contains(got, b.Layers[layer].Outputs[0].Name) {
 		t.Errorf("details of layer %d lack its output tensor %q", layer, b.Layers[layer].Outputs[0].Name)
+	}
+	// The table, when shown, has the row selected and in view.
+	p.click(t, "#view-tab-table")
+	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
+	if sel != strconv.Itoa(layer) {
+		t.Errorf("after clicking node of layer %d the selected row is %q", layer, sel)
 	}
 	// And the other way: a row click selects (and centres) the node.
 	// Click a row that is fully in view (pooled rows above and below the
@@ -351,6 +390,7 @@ func TestLargeEngineGroups(t *testing.T) {
 	if after != before-1+groupSize {
 		t.Errorf("after expanding one group: %d nodes, want %d", after, before-1+groupSize)
 	}
+	p.click(t, "#view-tab-table")
 	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
 	if sel != strconv.Itoa(first) {
 		t.Errorf("expanding the group selected row %q, want its first layer %d", sel, first)

@@ -44,6 +44,10 @@ type backendView struct {
 	Chunks  int          `json:"chunks"`
 	Chunk   int          `json:"chunk"`
 	Slowest *slowestView `json:"slowest"`
+	// Top are the slowest layers, slowest first, for the first screen's
+	// Pareto chart (null when untimed).
+	Top         []topLayer  `json:"top"`
+	Conversions conversions `json:"conversions"`
 }
 
 type slowestView struct {
@@ -56,19 +60,22 @@ type slowestView struct {
 
 // columns is one backend's table and graph data, one entry per layer.
 type columns struct {
-	N         int       `json:"n"`
-	Timed     bool      `json:"timed"`
-	Strings   []string  `json:"strings"` // table for the *ID columns
-	Names     []string  `json:"names"`
-	TypeID    []int32   `json:"type"`
-	PrecID    []int32   `json:"precision"`
-	TacticID  []int32   `json:"tactic"`
-	SubID     []int32   `json:"subgraph"` // -1 without _subgraph
-	Avg       []float64 `json:"avg"`      // null when untimed
-	Pct       []float64 `json:"pct"`
-	Myelin    []int32   `json:"myelin"` // -1 outside Myelin graphs
-	Topo      []int     `json:"topo"`   // topological order (identity without one)
-	EdgesFlat []int32   `json:"edges"`  // producer, consumer pairs
+	N        int       `json:"n"`
+	Timed    bool      `json:"timed"`
+	Strings  []string  `json:"strings"` // table for the *ID columns
+	Names    []string  `json:"names"`
+	TypeID   []int32   `json:"type"`
+	PrecID   []int32   `json:"precision"`
+	TacticID []int32   `json:"tactic"`
+	SubID    []int32   `json:"subgraph"` // -1 without _subgraph
+	Avg      []float64 `json:"avg"`      // null when untimed
+	Pct      []float64 `json:"pct"`
+	Myelin   []int32   `json:"myelin"` // -1 outside Myelin graphs
+	// EdgeLabel is, per edge, the id in Strings of the tensor it carries
+	// ("dims|format"), -1 when the tensor is not known.
+	EdgeLabel []int32 `json:"edge_label"`
+	Topo      []int   `json:"topo"`  // topological order (identity without one)
+	EdgesFlat []int32 `json:"edges"` // producer, consumer pairs
 }
 
 type stringTable struct {
@@ -92,7 +99,13 @@ func precisionOf(l *contract.Layer) string {
 	if len(l.Outputs) == 0 {
 		return "unknown"
 	}
-	f := strings.ToLower(l.Outputs[0].Format)
+	return formatPrecision(l.Outputs[0].Format)
+}
+
+// formatPrecision names the data type in a tensor's Format/Datatype text
+// ("Thirty-two wide channel vectorized row major Int8 format" is INT8).
+func formatPrecision(format string) string {
+	f := strings.ToLower(format)
 	for _, c := range []struct{ key, name string }{
 		{"bf16", "BF16"}, {"fp16", "FP16"}, {"half", "FP16"}, {"fp8", "FP8"}, {"e4m3", "FP8"}, {"fp4", "FP4"},
 		{"int8", "INT8"}, {"int32", "INT32"}, {"int64", "INT64"}, {"bool", "BOOL"}, {"fp32", "FP32"}, {"float", "FP32"},
@@ -174,6 +187,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 	for _, e := range b.Graph.Edges {
 		c.EdgesFlat = append(c.EdgesFlat, int32(e[0]), int32(e[1]))
 	}
+	c.EdgeLabel = edgeLabels(b, st)
 	c.Strings = st.list
 	return c, slowest
 }
@@ -212,7 +226,8 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 		b := &d.Results[bi]
 		cols, slowest := buildColumns(b)
 		name, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
-		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest}
+		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest,
+			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols)}
 		jobs = append(jobs, func() error {
 			raw, err := json.Marshal(cols)
 			if err != nil {

@@ -42,6 +42,7 @@ export class GraphView {
   private miniKx = 1; // minimap pixels per layout unit
   private miniKy = 1;
   private frame = 0;
+  private fitted = false;
   private searchHits: number[] = [];
   private searchAt = -1;
   private lastQuery = "";
@@ -219,8 +220,15 @@ export class GraphView {
     this.schedule();
   }
 
+  /** Called when the graph's view is shown: fits it once it has a size. */
+  shown(): void {
+    if (!this.fitted) this.fit(false);
+    this.draw();
+  }
+
   private fit(redraw: boolean): void {
     this.resize();
+    this.fitted = this.w > 0;
     const w = this.w || 800;
     const lay = this.lay;
     this.s = Math.max(0.25, Math.min(1, (w - 40) / Math.max(1, lay.width)));

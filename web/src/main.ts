@@ -4,10 +4,12 @@ import { h, badge, clear } from "./dom";
 import { barChart } from "./charts";
 import { GraphView } from "./graph";
 import { buildModel, distinct, type Model } from "./model";
-import { analysisPanel, findingsPanel, isTimed, metricCards, showDetails, validationPanel } from "./panels";
+import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, validationPanel } from "./panels";
+import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
+import { arrowTabs, ViewTabs } from "./tabs";
 import { loadColumns } from "./loader";
 import { LayerTable } from "./table";
-import type { AnalyzeData, Backend, Breakdown } from "./types";
+import type { AnalyzeData, Backend, Breakdown, Finding } from "./types";
 
 interface Current {
   token: object;
@@ -21,10 +23,11 @@ let current: Current | null = null;
 function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void): HTMLElement {
   const comps = (d.model_components || []).join(", ");
   const v = d.validation;
-  const tabs = h("nav", { class: "tabs", id: "backend-tabs", attrs: { role: "tablist" } });
+  const tabs = h("nav", { class: "tabs", id: "backend-tabs", attrs: { role: "tablist", "aria-label": "Backends" } });
+  tabs.addEventListener("keydown", (ev) => arrowTabs(ev, tabs));
   results.forEach((b, i) => {
     const mode = b.validation.analysis_mode.replace(/_/g, " ");
-    const tab = h("button", { class: "tab", attrs: { role: "tab", "data-label": b.label, "data-index": String(i) }, on: { click: () => onTab(i) } },
+    const tab = h("button", { class: "tab", attrs: { role: "tab", "aria-selected": "false", "aria-controls": "backend", "data-label": b.label, "data-index": String(i) }, on: { click: () => onTab(i) } },
       h("span", { class: "tab-label", text: b.label }), badge(b.validation.status, b.validation.status), h("span", { class: "tab-mode", text: mode }));
     tabs.appendChild(tab);
   });
@@ -41,7 +44,12 @@ function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void):
 }
 
 function showBackend(root: HTMLElement, b: Backend, idx: number): void {
-  for (const t of document.querySelectorAll<HTMLElement>("#backend-tabs .tab")) t.classList.toggle("active", t.dataset.index === String(idx));
+  for (const t of document.querySelectorAll<HTMLElement>("#backend-tabs .tab")) {
+    const on = t.dataset.index === String(idx);
+    t.classList.toggle("active", on);
+    t.setAttribute("aria-selected", on ? "true" : "false");
+    t.tabIndex = on ? 0 : -1;
+  }
   clear(root);
   delete document.body.dataset.ready;
   const view = window.TRTPERF_VIEW![idx];
@@ -61,7 +69,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     current!.graph?.select(layer);
     showDetails(details, current!.m, layer, select);
   };
-  const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a row or a graph node to see the layer's tensors, formats, tactic, metadata and parameters." }));
+  const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a bar, a graph node or a table row to see the layer's tensors, formats, tactic, metadata and parameters." }));
 
   const failed = b.validation.status !== "passed";
   const v = validationPanel(b);
@@ -71,32 +79,36 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     markReady();
     return;
   }
-  root.appendChild(metricCards(b, view, select));
-  const top = h("div", { class: "grid2" });
-  top.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
-  top.appendChild(findingsPanel(b, (f) => {
+  const onFinding = (f: Finding) => {
     const set = new Set(f.layers || []);
     current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
     current?.graph?.setHighlight(set);
     if (f.layers && f.layers.length) select(f.layers[0]);
     document.getElementById("explorer")?.scrollIntoView();
-  }));
-  root.appendChild(top);
-  const charts = h("section", { class: "panel grid2 charts", id: "breakdowns" });
+  };
+  const how = latencyPanel(b, view, timed);
+  const where = paretoPanel(b, view, select);
+  // Where the time goes by kind: in the first screen's columns.
+  const charts = h("div", { id: "breakdowns" });
+  how.appendChild(charts);
   if (timed) {
-    charts.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true));
-    charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true));
+    charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true, 5));
+    where.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true, 6));
   }
-  root.appendChild(charts);
+  const first = h("div", { class: "first-screen", id: "first-screen" }, how, topFindingsPanel(b, timed, onFinding), where);
+  root.appendChild(first);
+  root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
 
   const status = h("p", { class: "muted", id: "explorer-status", text: `Loading ${b.layer_count.toLocaleString("en-US")} layers…` });
-  const explorer = h("section", { class: "panel", id: "explorer" }, h("h2", { text: "Layers and graph" }),
+  const views = new ViewTabs();
+  const explorer = h("section", { class: "panel", id: "explorer" }, h("h2", { text: "Layers" }),
     failed ? h("p", { class: "warn", text: "Not interpretable: this backend failed validation; the layers are shown as read." }) : null,
     timed ? null : h("p", { class: "muted", text: "Layer info only: no profile, so there are no timing columns." }), status);
-  const split = h("div", { class: "split" });
-  explorer.appendChild(split);
+  const main = h("div", { class: "explorer-main" }, views.el);
+  const side = h("aside", { class: "side", id: "side", attrs: { "aria-label": "Layer details" } }, h("h2", { text: "Layer details" }), details);
+  explorer.appendChild(h("div", { class: "explorer" }, main, side));
   root.appendChild(explorer);
-  root.appendChild(h("section", { class: "panel" }, h("h2", { text: "Layer details" }), details));
+  root.appendChild(findingsPanel(b, onFinding));
 
   window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
   // Load and build the heavy parts after the first screen has painted.
@@ -105,8 +117,8 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       if (!live()) return;
       const m = buildModel(b, idx, cols);
       if (!timed) {
-        charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false));
-        charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false));
+        charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
+        charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false, 6));
       }
       const table = new LayerTable(m);
       table.onSelect = select;
@@ -116,9 +128,13 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       current!.table = table;
       current!.graph = graph;
       status.remove();
-      split.appendChild(h("div", { class: "split-left" }, graph.el));
-      split.appendChild(h("div", { class: "split-right" }, table.el));
-      graph.draw();
+      views.add("graph", "Graph", graph.el, () => graph.shown());
+      views.add("table", "Table", table.el, () => table.refreshView());
+      views.add("conversions", `Conversions (${view.conversions ? view.conversions.count : 0})`, conversionsView(view, m, (l) => {
+        views.show("graph");
+        select(l);
+      }));
+      views.show("graph");
       if (pending >= 0) select(pending);
       requestAnimationFrame(markReady);
     }, (err: Error) => {
@@ -150,7 +166,7 @@ function main(): void {
     return;
   }
   const results = d.results || [];
-  const body = h("main", { id: "backend" });
+  const body = h("main", { id: "backend", attrs: { role: "tabpanel" } });
   const onTab = (i: number) => showBackend(body, results[i], i);
   app.appendChild(header(d, results, onTab));
   app.appendChild(body);

@@ -3,6 +3,7 @@
 import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
 import { loadDetails } from "./loader";
 import type { Model } from "./model";
+import { latencyOf, rankedFindings, worth } from "./overview";
 import type { Analysis, Backend, BackendView, Finding, Layer, Rec, Tensor } from "./types";
 
 export function validationPanel(b: Backend): HTMLElement | null {
@@ -23,54 +24,14 @@ export function validationPanel(b: Backend): HTMLElement | null {
   return det;
 }
 
-function card(id: string, label: string, value: string, sub: string, raw?: number | string | null): HTMLElement {
-  const c = h("div", { class: "card", id }, h("div", { class: "card-label", text: label }), h("div", { class: "card-value", text: value }), h("div", { class: "card-sub", text: sub }));
-  if (raw !== undefined && raw !== null) c.dataset.value = String(raw);
-  return c;
-}
-
 /** Whether a backend has usable per-layer timing. */
 export function isTimed(b: Backend): boolean {
   return b.validation.analysis_mode === "layer_profile" && b.profile_count > 0 && b.timing !== null;
 }
 
-export function metricCards(b: Backend, view: BackendView, onSelect: (layer: number) => void): HTMLElement {
-  const t = b.timing;
-  const timed = isTimed(b);
-  const cards = h("section", { class: "cards", id: "cards" });
-  if (t && timed) {
-    const e2e = t.end_to_end ? ` · end to end ${fmtMs(t.end_to_end.mean_ms)} (${t.end_to_end.source})` : "";
-    cards.appendChild(card("card-avg", "Average inference", fmtMs(t.average_inference_ms), `sum of layer averages${t.median_inference_ms !== null ? " · median-based " + fmtMs(t.median_inference_ms) : ""}${e2e}`, t.average_inference_ms));
-  } else {
-    cards.appendChild(card("card-avg", "Average inference", "—", b.validation.analysis_mode === "layer_only" ? "layer info only: no profile, no timing" : "no usable timing"));
-  }
-  cards.appendChild(card("card-layers", "Layers", fmtInt(b.layer_count), `${fmtInt(b.profile_count)} profile records · ${fmtInt(b.graph ? b.graph.edge_count : 0)} edges`, b.layer_count));
-  cards.appendChild(card("card-count", "Iterations", b.count === null ? "—" : fmtInt(b.count), b.count_source ? `from ${b.count_source.replace(/_/g, " ")}` : "", b.count));
-  const r = view.slowest;
-  if (r && timed) {
-    const c = card("card-slowest", "Slowest layer", fmtMs(r.avg_ms, 4), `${fmtPct(r.percentage)} · ${r.layer_type}`, r.avg_ms);
-    const name = h("button", { class: "linkish card-name", text: ellipsis(r.name, 80), title: r.name, on: { click: () => onSelect(r.layer) } });
-    c.insertBefore(name, c.lastChild);
-    cards.appendChild(c);
-  } else {
-    cards.appendChild(card("card-slowest", "Slowest layer", "—", "needs a profile"));
-  }
-  const e = b.engines;
-  const parts: string[] = [];
-  if (e.myelin_graphs && e.myelin_graphs.length) parts.push(`${e.myelin_graphs.length} Myelin graph${e.myelin_graphs.length === 1 ? "" : "s"}`);
-  if (e.subgraphs && e.subgraphs.length) parts.push(`${e.subgraphs.length} subgraphs`);
-  if (e.streams && e.streams.length > 1) parts.push(`${e.streams.length} streams`);
-  cards.appendChild(card("card-partitions", "Partitions", fmtInt(e.inferred_count), (parts.join(" · ") || "one engine") + (e.source ? ` (${e.source.replace(/_/g, " ")})` : ""), e.inferred_count));
-  if (b.concentration && timed) {
-    const c = b.concentration;
-    cards.appendChild(card("card-concentration", "Concentration", `${fmtInt(c.layers_80)} layers`, `make 80% of the time (50%: ${c.layers_50}, 90%: ${c.layers_90})`, c.layers_80));
-  }
-  return cards;
-}
-
 export function analysisPanel(a: Analysis | undefined): HTMLElement {
-  const sec = h("section", { class: "panel", id: "analysis" }, h("h2", { text: "AI analysis" }));
   if (a && a.present) {
+    const sec = h("section", { class: "panel", id: "analysis" }, h("h2", { text: "AI analysis" }));
     const body = h("div", { class: "markdown", id: "analysis-body" });
     // The one place HTML is inserted: analyze.md rendered by goldmark and
     // sanitised by bluemonday at package time (no script, handlers,
@@ -78,16 +39,18 @@ export function analysisPanel(a: Analysis | undefined): HTMLElement {
     body.innerHTML = a.html;
     for (const link of body.querySelectorAll("a[href]")) link.setAttribute("rel", "noopener noreferrer nofollow");
     sec.appendChild(body);
-  } else {
-    sec.appendChild(h("p", { class: "muted", id: "analysis-none", text: "No AI analysis was provided for this report. To add one, write it to a Markdown file and run:" }));
-    sec.appendChild(h("pre", { class: "cmd", text: "trtperf package --analyze-data REPORT/analyze-data.json --report-dir REPORT --analyze-md analyze.md" }));
+    return sec;
   }
-  return sec;
+  // Empty: one line, with how to add one behind it.
+  return h("details", { class: "panel one-line", id: "analysis" },
+    h("summary", { id: "analysis-none", text: "No AI analysis in this report (how to add one)" }),
+    h("pre", { class: "cmd", text: "trtperf package --analyze-data REPORT/analyze-data.json --report-dir REPORT --analyze-md analyze.md" }));
 }
 
 export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTMLElement {
-  const sec = h("section", { class: "panel", id: "findings" }, h("h2", { text: "Findings" }));
-  const issues = b.issues || [];
+  const sec = h("section", { class: "panel", id: "findings" }, h("h2", { text: "All findings" }));
+  const issues = rankedFindings(b);
+  const lat = latencyOf(b, isTimed(b));
   if (!issues.length) sec.appendChild(h("p", { class: "muted", text: "No findings for this backend." }));
   const list = h("ol", { class: "findings" });
   for (const f of issues) {
@@ -96,8 +59,9 @@ export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTML
       h("div", { class: "finding-head" },
         h("span", { class: "finding-title", text: f.title }),
         badge(f.confidence + " confidence", f.confidence),
-        h("span", { class: "score", text: `score ${f.score.toFixed(2)}`, title: "share of time at stake × confidence" }),
-        f.share ? h("span", { class: "muted", text: `${fmtPct(f.share)} of time` }) : null),
+        h("span", { class: "score", text: `score ${f.score.toFixed(2)}`, title: "recoverable share of the latency × certainty" })),
+      h("div", { class: "worth", text: worth(f, lat) }),
+      f.action ? h("p", { class: "action" }, h("strong", { text: "Do: " }), f.action) : null,
       evidenceList(f.evidence),
       f.next_check ? h("p", { class: "next" }, h("strong", { text: "Next check: " }), f.next_check) : null,
       n ? h("button", { class: "linkish show-layers", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null);
@@ -201,4 +165,43 @@ function fillDetails(el: HTMLElement, m: Model, layer: number, l: Layer, r: Rec 
     el.appendChild(h("h4", { text: "Parameters" }));
     el.appendChild(h("pre", { class: "params", text: JSON.stringify(l.Parameters, null, 2) }));
   }
+}
+
+/** Every reformat / quantize / dequantize layer: what it converts, between
+ *  which layers, and what it costs; names link into the graph. */
+export function conversionsView(view: BackendView, m: Model, onOpen: (layer: number) => void): HTMLElement {
+  const c = view.conversions;
+  const box = h("div", { class: "conversions", id: "conversions" });
+  if (!c || !c.count) {
+    box.appendChild(h("p", { class: "muted", text: "No reformat, quantize or dequantize layers: tensors flow between layers without format conversions." }));
+    return box;
+  }
+  box.appendChild(h("p", { class: "muted", text: `${fmtInt(c.count)} conversion layer${c.count === 1 ? "" : "s"}` +
+    (m.timed ? `, ${fmtMs(c.time_ms)} in total` : "") + ((c.list || []).length < c.count ? ` (first ${fmtInt((c.list || []).length)} shown)` : "") + ". Click a name to open it in the graph." }));
+  const link = (l: number) => h("button", { class: "linkish mono", text: ellipsis(m.names[l], 60), title: m.names[l], on: { click: () => onOpen(l) } });
+  const list = (ls: number[] | null) => {
+    const td = h("td");
+    (ls || []).slice(0, 4).forEach((l, k) => {
+      if (k) td.appendChild(document.createTextNode(", "));
+      td.appendChild(link(l));
+    });
+    if ((ls || []).length > 4) td.appendChild(document.createTextNode(` +${(ls || []).length - 4}`));
+    if (!ls || !ls.length) td.appendChild(h("span", { class: "muted", text: "(engine input/output)" }));
+    return td;
+  };
+  const tb = h("tbody");
+  for (const cv of c.list || []) {
+    const tr = h("tr", { attrs: { "data-layer": String(cv.layer) } },
+      list(cv.producers),
+      h("td", null, link(cv.layer), h("div", { class: "muted", text: cv.kind })),
+      list(cv.consumers),
+      h("td", null, h("strong", { text: `${cv.from_type} → ${cv.to_type}` }), h("div", { class: "muted small", text: `${cv.from_format} → ${cv.to_format}` })),
+      h("td", { class: "mono", text: cv.dims }),
+      m.timed ? h("td", { class: "c-num", text: fmtMs(cv.avg_ms, 4) }) : null);
+    tb.appendChild(tr);
+  }
+  box.appendChild(h("div", { class: "table-scroll" }, h("table", { class: "tensors conv-table" },
+    h("thead", null, h("tr", null, h("th", { text: "Producer" }), h("th", { text: "Conversion" }), h("th", { text: "Consumer" }),
+      h("th", { text: "From → to (type, format)" }), h("th", { text: "Shape" }), m.timed ? h("th", { text: "Avg" }) : null)), tb)));
+  return box;
 }

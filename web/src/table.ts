@@ -150,6 +150,11 @@ export class LayerTable {
       this.clearFilters();
       idx = this.rows.indexOf(layer);
     }
+    this.scrollTo(idx);
+    this.render();
+  }
+
+  private scrollTo(idx: number): void {
     if (idx >= 0) {
       const top = idx * ROW_H;
       const view = this.body.clientHeight;
@@ -157,6 +162,11 @@ export class LayerTable {
         this.body.scrollTop = Math.max(0, top - view / 2);
       }
     }
+  }
+
+  /** Re-renders after the table was hidden (its height was 0 then). */
+  refreshView(): void {
+    if (this.selected >= 0) this.scrollTo(this.rows.indexOf(this.selected));
     this.render();
   }
 

@@ -24,6 +24,8 @@ export interface Columns {
   myelin: number[];
   topo: number[];
   edges: number[];
+  /** per edge, the id in strings of "dims|format" of the tensor it carries, -1 unknown */
+  edge_label: number[];
 }
 
 export interface BackendView {
@@ -32,6 +34,42 @@ export interface BackendView {
   chunks: number;
   chunk: number;
   slowest: { layer: number; name: string; avg_ms: number; percentage: number; layer_type: string } | null;
+  top: TopLayer[] | null;
+  conversions: { count: number; time_ms: number; list: Conversion[] | null };
+}
+
+export interface TopLayer { layer: number; name: string; avg_ms: number; percentage: number; layer_type: string; precision: string }
+
+export interface Conversion {
+  layer: number;
+  name: string;
+  kind: string;
+  from_format: string;
+  to_format: string;
+  from_type: string;
+  to_type: string;
+  dims: string;
+  avg_ms: number;
+  timed: boolean;
+  producers: number[] | null;
+  consumers: number[] | null;
+}
+
+/** Fields the diagnosis rework (issue 9) adds to findings and backends;
+ *  optional here so the app shows them when present and works without. */
+export interface FindingPrice {
+  recoverable_ms?: number | null;
+  recoverable_low_ms?: number | null;
+  recoverable_high_ms?: number | null;
+  recoverable_share?: number | null;
+  price_basis?: string;
+  price_factor?: string;
+  action?: string;
+}
+
+export interface DiagnosisRef {
+  reference_ms?: number | null;
+  reference_source?: string;
 }
 
 export interface DetailChunk { layers: Layer[]; records: (Rec | null)[] }

@@ -1,0 +1,200 @@
+// The first screen of a backend: how fast (the latency people should
+// quote, with its source, beside the profiled layer sum), what to do (the
+// top findings with the time they can recover) and where the time goes (a
+// Pareto chart of the slowest layers).
+import { h, svg, badge, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
+import type { Backend, BackendView, DiagnosisRef, Finding, FindingPrice, TopLayer } from "./types";
+
+/** A finding with the price fields when the analysis has them. */
+export type PricedFinding = Finding & FindingPrice;
+
+export interface Latency {
+  ms: number | null;
+  /** what the number is, for people */
+  source: string;
+  /** true when the number was measured, not summed from layer times */
+  measured: boolean;
+  /** sum of profiled layer averages (null without timing) */
+  layerSum: number | null;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === "number" && isFinite(v) ? v : null;
+}
+
+export function latencyOf(b: Backend, timed: boolean): Latency {
+  const t = b.timing;
+  const layerSum = t && timed ? t.average_inference_ms : null;
+  const m = t ? t.measured : null;
+  if (m) {
+    const src = m.source ? ` (${m.source.file}, ${m.source.kind.replace(/_/g, " ")})` : "";
+    const n = m.samples ? ` of ${fmtInt(m.samples)} samples` : "";
+    const gpu = num(m.gpu_compute_ms && m.gpu_compute_ms.median);
+    if (gpu !== null && gpu > 0) return { ms: gpu, source: `measured GPU compute time, median${n}${src}`, measured: true, layerSum };
+    const lat = num(m.latency_ms && m.latency_ms.median);
+    if (lat !== null && lat > 0) return { ms: lat, source: `measured latency, median${n}${src}`, measured: true, layerSum };
+  }
+  if (t && t.end_to_end && t.end_to_end.median_ms > 0) {
+    return { ms: t.end_to_end.median_ms, source: `measured end to end, median of ${fmtInt(t.end_to_end.iterations)} inferences (${t.end_to_end.source})`, measured: true, layerSum };
+  }
+  const d = (b as Backend & { diagnosis?: DiagnosisRef | null }).diagnosis;
+  if (d && num(d.reference_ms) !== null && d.reference_source && d.reference_source !== "layer_sum") {
+    return { ms: d.reference_ms!, source: `measured: ${d.reference_source.replace(/_/g, " ")}`, measured: true, layerSum };
+  }
+  return { ms: layerSum, source: layerSum === null ? "no timing" : "sum of profiled layer averages (no measured latency in the dumps)", measured: false, layerSum };
+}
+
+/** "How fast": the latency, its source, the layer sum and a noise warning. */
+export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTMLElement {
+  const lat = latencyOf(b, timed);
+  const sec = h("section", { class: "panel headline", id: "latency", attrs: { "aria-label": "Latency" } });
+  sec.appendChild(h("h2", { text: "How fast" }));
+  const big = h("div", { class: "big-number", id: "latency-value", text: lat.ms === null ? "—" : fmtMs(lat.ms) });
+  sec.appendChild(big);
+  if (lat.ms !== null) sec.dataset.value = String(lat.ms);
+  sec.dataset.measured = lat.measured ? "1" : "0";
+  sec.appendChild(h("p", { class: "muted", id: "latency-source", text: lat.source }));
+  if (lat.measured && lat.layerSum !== null) {
+    const ratio = lat.ms ? lat.layerSum / lat.ms : NaN;
+    const sum = h("p", { id: "latency-sum" }, "Layer sum ", h("strong", { text: fmtMs(lat.layerSum) }),
+      isFinite(ratio) ? h("span", { class: "muted", text: ` (${ratio.toFixed(2)}× the measured latency: per-layer profiling adds overhead)` }) : null);
+    sum.dataset.value = String(lat.layerSum);
+    sec.appendChild(sum);
+  } else if (lat.layerSum !== null) {
+    const sum = h("p", { id: "latency-sum", class: "muted", text: "Per-layer profiling adds overhead; add trtexec --exportTimes output beside the dumps for the real latency." });
+    sum.dataset.value = String(lat.layerSum);
+    sec.appendChild(sum);
+  }
+  const m = b.timing ? b.timing.measured : null;
+  if (m) {
+    const e2e = num(m.latency_ms && m.latency_ms.median);
+    const bits: string[] = [];
+    if (e2e !== null && e2e !== lat.ms) bits.push(`end-to-end latency ${fmtMs(e2e)} (median, with transfers and enqueue)`);
+    if (m.throughput_qps) bits.push(`${m.throughput_qps.toFixed(0)} inferences/s`);
+    if (m.cuda_graph) bits.push("CUDA graph");
+    if (b.device && b.device.name) bits.push(b.device.name);
+    if (bits.length) sec.appendChild(h("p", { class: "muted", id: "latency-more", text: bits.join(" · ") }));
+    if (m.few_samples || (m.cv !== null && m.cv > 0.05)) {
+      sec.appendChild(h("p", { class: "noise", id: "measured-noise", attrs: { role: "note" },
+        text: `The measurement is noisy: ${m.samples !== null ? fmtInt(m.samples) + " samples" : "few samples"}${m.cv !== null ? `, coefficient of variation ${(100 * m.cv).toFixed(1)}%` : ""}. Run trtexec longer (--duration=10) on an idle GPU.` }));
+    }
+  }
+  if (timed && b.count !== null && b.count < 10) {
+    sec.appendChild(h("p", { class: "noise", id: "noise-warning", attrs: { role: "note" },
+      text: `Noisy: the profile averages ${b.count === 1 ? "a single iteration" : `only ${b.count} iterations`}. Small layer times are unreliable; re-profile with more iterations (trtexec --iterations=100 --avgRuns=10).` }));
+  }
+  const facts = h("p", { class: "facts" });
+  const layers = h("span", { id: "card-layers", text: `${fmtInt(b.layer_count)} layers` });
+  layers.dataset.value = String(b.layer_count);
+  facts.appendChild(layers);
+  if (b.concentration && timed) facts.appendChild(h("span", { text: ` · 80% of the time in ${fmtInt(b.concentration.layers_80)} layer${b.concentration.layers_80 === 1 ? "" : "s"}` }));
+  if (view.conversions && view.conversions.count) {
+    facts.appendChild(h("span", { text: ` · ${fmtInt(view.conversions.count)} format conversion${view.conversions.count === 1 ? "" : "s"}${timed ? " (" + fmtMs(view.conversions.time_ms) + ")" : ""}` }));
+  }
+  sec.appendChild(facts);
+  return sec;
+}
+
+/** Findings ordered by recoverable time when the analysis prices them,
+ *  else in the analysis' order (by score). */
+export function rankedFindings(b: Backend): PricedFinding[] {
+  const list: PricedFinding[] = (b.issues || []).slice();
+  if (list.some((f) => num(f.recoverable_ms) !== null)) {
+    list.sort((x, y) => (num(y.recoverable_ms) ?? -1) - (num(x.recoverable_ms) ?? -1));
+  }
+  return list;
+}
+
+/** One line saying what a finding is worth. */
+export function worth(f: PricedFinding, lat: Latency): string {
+  const r = num(f.recoverable_ms);
+  if (r !== null) {
+    const range = num(f.recoverable_low_ms) !== null && num(f.recoverable_high_ms) !== null ? ` (${fmtMs(f.recoverable_low_ms!)}–${fmtMs(f.recoverable_high_ms!)})` : "";
+    const share = num(f.recoverable_share) ?? (lat.ms ? (100 * r) / lat.ms : null);
+    const basis = f.price_basis === "sibling_measured" ? "measured on a sibling backend" : f.price_basis === "estimate" ? "estimate" : f.price_basis || "";
+    return `≈ ${fmtMs(r)} recoverable${range}${share !== null ? ", " + fmtPct(share) + " of the latency" : ""}${basis ? " · " + basis : ""}`;
+  }
+  return f.share ? `${fmtPct(f.share)} of the layer time at stake (not priced)` : "not priced";
+}
+
+/** "What to do": the top findings with their recoverable time and action. */
+export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Finding) => void): HTMLElement {
+  const lat = latencyOf(b, timed);
+  const sec = h("section", { class: "panel", id: "top-findings", attrs: { "aria-label": "What to do" } }, h("h2", { text: "What to do" }));
+  const list = rankedFindings(b);
+  if (!list.length) {
+    sec.appendChild(h("p", { class: "muted", text: b.validation.status === "passed" ? "No findings: nothing stands out as slow for this engine." : "No findings: the backend is not interpretable." }));
+    return sec;
+  }
+  const ol = h("ol", { class: "top-findings" });
+  for (const f of list.slice(0, 3)) {
+    const n = new Set(f.layers || []).size;
+    ol.appendChild(h("li", { attrs: { "data-id": f.id } },
+      h("div", { class: "finding-head" }, h("span", { class: "finding-title", text: f.title }), badge(f.confidence, f.confidence)),
+      h("div", { class: "worth", text: worth(f, lat) }),
+      f.action || f.next_check ? h("div", { class: "action" }, h("strong", { text: f.action ? "Do: " : "Check: " }), f.action || f.next_check) : null,
+      n ? h("button", { class: "linkish show-layers", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null));
+  }
+  sec.appendChild(ol);
+  if (list.length > 3) sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: `All ${list.length} findings and what is already good ↓` }));
+  return sec;
+}
+
+/** The slowest layers as bars with their cumulative share of the layer
+ *  time, with 50/80/90 % marks; clicking a bar selects its layer. */
+export function paretoPanel(b: Backend, view: BackendView, onSelect: (layer: number) => void): HTMLElement {
+  const top: TopLayer[] = (view.top || []).slice(0, 20);
+  const sec = h("section", { class: "panel", id: "pareto", attrs: { "aria-label": "Where the time goes" } }, h("h2", { text: "Where the time goes: slowest layers" }));
+  if (!top.length) {
+    sec.appendChild(h("p", { class: "muted", text: "Needs a per-layer profile." }));
+    return sec;
+  }
+  const W = 560, H = 210, L = 44, R = 40, T = 10, B = 24;
+  const pw = W - L - R, ph = H - T - B;
+  const max = top[0].avg_ms || 1e-12;
+  const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "pareto",
+    "aria-label": `The ${top.length} slowest layers with their cumulative share of the layer time` });
+  // Axes: time on the left, cumulative share on the right.
+  el.appendChild(svg("line", { x1: L, y1: T + ph, x2: L + pw, y2: T + ph, class: "axis" }));
+  el.appendChild(svg("text", { x: L - 4, y: T + 8, "text-anchor": "end", class: "axis-label" }, fmtMs(max, 3).replace(" ms", "")));
+  el.appendChild(svg("text", { x: L - 4, y: T + ph, "text-anchor": "end", class: "axis-label" }, "0"));
+  el.appendChild(svg("text", { x: 2, y: T + ph / 2, class: "axis-label" }, "ms"));
+  for (const p of [50, 80, 90]) {
+    const y = T + ph - (ph * p) / 100;
+    el.appendChild(svg("line", { x1: L, y1: y, x2: L + pw, y2: y, class: "mark", "data-mark": p }));
+    el.appendChild(svg("text", { x: L + pw + 4, y: y + 4, class: "axis-label" }, `${p}%`));
+  }
+  const bw = pw / top.length;
+  let cum = 0;
+  const pts: string[] = [];
+  top.forEach((r, i) => {
+    const bh = Math.max(1, (r.avg_ms / max) * ph);
+    const g = svg("g", { class: "pareto-bar", "data-layer": r.layer, tabindex: 0, role: "button",
+      "aria-label": `${r.name}: ${fmtMs(r.avg_ms, 4)}, ${fmtPct(r.percentage)}` });
+    g.appendChild(svg("rect", { x: L + i * bw + 1, y: T + ph - bh, width: Math.max(1, bw - 2), height: bh, class: "bar-fill" }));
+    // A taller invisible hit area makes short bars easy to click.
+    g.appendChild(svg("rect", { x: L + i * bw, y: T, width: bw, height: ph, class: "hit" }));
+    g.appendChild(svg("title", {}, `${r.name}\n${r.layer_type} · ${r.precision} · ${fmtMs(r.avg_ms, 4)} · ${fmtPct(r.percentage)}`));
+    g.addEventListener("click", () => onSelect(r.layer));
+    g.addEventListener("keydown", (ev) => {
+      if ((ev as KeyboardEvent).key === "Enter" || (ev as KeyboardEvent).key === " ") {
+        ev.preventDefault();
+        onSelect(r.layer);
+      }
+    });
+    el.appendChild(g);
+    cum += r.percentage;
+    pts.push(`${(L + (i + 0.5) * bw).toFixed(1)},${(T + ph - (ph * Math.min(100, cum)) / 100).toFixed(1)}`);
+  });
+  el.appendChild(svg("polyline", { points: pts.join(" "), class: "cum-line" }));
+  el.appendChild(svg("text", { x: L, y: H - 6, class: "axis-label" }, `slowest ${top.length} layers, left to right (click a bar to open it)`));
+  sec.appendChild(el);
+  const c = b.concentration;
+  sec.appendChild(h("p", { class: "muted", id: "pareto-note",
+    text: `These ${top.length} layers take ${fmtPct(cum)} of the layer time.` + (c ? ` Half the time is in ${fmtInt(c.layers_50)} layer${c.layers_50 === 1 ? "" : "s"}, 80% in ${fmtInt(c.layers_80)}, 90% in ${fmtInt(c.layers_90)}.` : "") }));
+  const first = top[0];
+  sec.appendChild(h("p", { class: "slowest" }, "Slowest: ",
+    h("button", { class: "linkish mono", id: "slowest-name", text: ellipsis(first.name, 120), title: first.name, on: { click: () => onSelect(first.layer) } }),
+    ` ${fmtMs(first.avg_ms, 4)} (${fmtPct(first.percentage)}, ${first.layer_type})`));
+  return sec;
+}
