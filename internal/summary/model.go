@@ -35,6 +35,7 @@ type view struct {
 	TotalMs   float64                 `json:"total_ms"`
 	MedianMs  *float64                `json:"median_ms"`
 	EndToEnd  *contract.EndToEnd      `json:"end_to_end,omitempty"`
+	Measured  *contract.Measured      `json:"measured,omitempty"`
 	Category  string                  `json:"category"`
 	Top       []row                   `json:"top"`
 	TopOf     int                     `json:"top_of"`
@@ -76,7 +77,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		}
 		if b.Timing != nil {
 			v.TotalMs, v.MedianMs = b.Timing.AverageInferenceMs, b.Timing.MedianInferenceMs
-			v.EndToEnd = b.Timing.EndToEnd
+			v.EndToEnd, v.Measured = b.Timing.EndToEnd, b.Timing.Measured
 		}
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}

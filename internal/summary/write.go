@@ -179,6 +179,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			line += ", category " + v.Category
 		}
 		fmt.Fprintln(w, line)
+		if m := measuredText(v.Measured); m != "" {
+			fmt.Fprintf(w, "  measured %s\n", m)
+		}
 		if e := v.EndToEnd; e != nil {
 			fmt.Fprintf(w, "  end to end %s ms mean, %s median, %s p99 over %d inferences (%s); the layer sum is %.2f× that\n",
 				ms(e.MeanMs), ms(e.MedianMs), ms(e.P99Ms), e.Iterations, e.Source, e.ProfileOverhead)
@@ -222,6 +225,34 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 	}
 }
 
+// measuredText is what trtexec measured without per-layer profiling: the
+// GPU compute median (else the latency median), its source and how much
+// larger the layer sum is; "" when nothing was measured.
+func measuredText(m *contract.Measured) string {
+	if m == nil {
+		return ""
+	}
+	what, st := "GPU compute", m.GPUComputeMs
+	if st.Median == nil {
+		what, st = "latency", m.LatencyMs
+	}
+	if st.Median == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s ms %s median", ms(*st.Median), what)
+	if m.Samples != nil {
+		s += fmt.Sprintf(" over %d inferences", *m.Samples)
+	}
+	s += fmt.Sprintf(" (%s, %s)", m.Source.File, m.Source.Kind)
+	if m.ProfileOverhead != nil {
+		s += fmt.Sprintf("; the layer sum is %.2f× that", *m.ProfileOverhead)
+	}
+	if m.FewSamples {
+		s += "; few samples, noisy"
+	}
+	return s
+}
+
 // mdCell escapes a markdown table cell.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
@@ -238,6 +269,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		fmt.Fprintf(w, "%d layers, %d profile records, %s iterations", v.Layers, v.Records, countText(v.Count))
 		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
 			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
+			if m := measuredText(v.Measured); m != "" {
+				fmt.Fprintf(w, ", measured %s", mdCell(m))
+			}
 			if e := v.EndToEnd; e != nil {
 				fmt.Fprintf(w, ", end to end %s ms mean over %d inferences (%s)", ms(e.MeanMs), e.Iterations, mdCell(e.Source))
 			}
