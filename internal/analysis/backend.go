@@ -97,7 +97,9 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		graphMsgs, matchMsg messages
 		wg                  sync.WaitGroup
 	)
-	wg.Go(func() { out.Layers = contractLayers(layers) })
+	var paramFixes int
+	var paramExample string
+	wg.Go(func() { out.Layers, paramFixes, paramExample = contractLayers(layers) })
 	if detailed {
 		wg.Go(func() {
 			g = graph.Build(layers, in.info.IO)
@@ -120,6 +122,9 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		facts = deriveFacts(layers)
 	}
 	wg.Wait()
+	if paramFixes > 0 {
+		msgs.warning(CodeParamsNormalised, fmt.Sprintf("%d layer parameter(s) were not valid I-JSON (e.g. %s): repeated keys keep their last value, invalid characters became U+FFFD, numbers beyond a 64-bit float became strings", paramFixes, paramExample))
+	}
 	msgs.list = append(msgs.list, graphMsgs.list...)
 	msgs.list = append(msgs.list, matchMsg.list...)
 

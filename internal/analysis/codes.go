@@ -27,6 +27,7 @@ const (
 	CodeFewSamples           = "measured_few_samples"
 	CodeMeasuredSources      = "measured_sources_disagree"
 	CodeSeveralRuns          = "companion_several_runs"
+	CodeParamsNormalised     = "layer_parameters_normalised"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",
 	// "layer_info_json_malformed", "layer_info_unreadable".
 	sideLayerInfo = "layer_info"

@@ -25,6 +25,10 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add(two, []byte(`[{"count":1},{"name":"a","timeMs":1e308,"averageMs":1e308,"percentage":50},{"name":"b","timeMs":1e308,"averageMs":1e308,"percentage":50}]`))
 	f.Add(two, []byte(`[{"name":"a","timeMs":-1,"averageMs":0.1,"percentage":50},{"name":"b","timeMs":0,"averageMs":0,"percentage":0}]`))
 	f.Add(two, []byte(`[{"name":"a","timeMs":0,"averageMs":0,"percentage":0},{"name":"b","timeMs":0,"averageMs":0,"percentage":0}]`))
+	// Raw parameters copied into the contract: repeated keys, lone
+	// surrogates, numbers beyond float64; counts beyond int64.
+	f.Add([]byte(`{"Layers":[{"Name":"a\ud800","Inputs":[{"Name":"x","Dimensions":[1,1e999],"Odd":{"k":1,"k":2}}],"Outputs":[],"P":{"q":1,"q":"\udfff"},"P":1e999,"StreamId":1e999}]}`),
+		[]byte(`[{"count":1e30},{"name":"a\ud800","timeMs":1,"averageMs":1,"percentage":100}]`))
 	f.Fuzz(func(t *testing.T, layers, profile []byte) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "layers_x.json"), layers, 0o644); err != nil {

@@ -244,7 +244,7 @@ func readConfigs(paths []string) modelConfig {
 		str := func(k string) string { s, _ := raw[k].(string); return s }
 		num := func(keys ...string) *int64 {
 			for _, k := range keys {
-				if f, ok := raw[k].(float64); ok && f > 0 {
+				if f, ok := raw[k].(float64); ok && f > 0 && f <= 1<<53 { // beyond, int64(f) overflows
 					n := int64(f)
 					return &n
 				}

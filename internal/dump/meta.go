@@ -215,7 +215,9 @@ func perfFromMeta(v jsontext.Value) (*engine.Perf, error) {
 	}
 	if p.TotalGPUComputeS != nil && p.GPUCompute.Mean != nil && *p.GPUCompute.Mean > 0 {
 		// trtexec prints Total GPU Compute Time as mean × queries.
-		p.Samples = int(math.Round(*p.TotalGPUComputeS * 1000 / *p.GPUCompute.Mean))
+		if n := math.Round(*p.TotalGPUComputeS * 1000 / *p.GPUCompute.Mean); n <= 1<<53 {
+			p.Samples = int(n)
+		}
 	}
 	return p, nil
 }

@@ -52,6 +52,10 @@ func ParseProfile(data []byte) (p *engine.Profile, err error) {
 	return p, nil
 }
 
+// maxCount is the largest iteration count taken: every whole number up to
+// it is exact in a float64 (and far beyond any real run).
+const maxCount = 1 << 53
+
 // trtexecProfile reads [{"count": N}, {"name", "timeMs", "averageMs",
 // "medianMs", "percentage"}, ...].
 func (s *scanner) trtexecProfile(p *engine.Profile) {
@@ -123,8 +127,8 @@ func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRe
 		s.failAt(start, CodeNotProfile, fmt.Sprintf("entry %d is a layer-info record (it has \"Name\"/\"LayerType\"), so this file is layer info, not a profile", i), fixNotProfile)
 	}
 	if i == 0 && seen&hasCount != 0 && seen&hasName == 0 {
-		if count < 0 || count != math.Trunc(count) {
-			s.failAt(start, CodeMissingField, fmt.Sprintf("the \"count\" header is %v, not a whole number of iterations", count), fixNotProfile)
+		if count < 0 || count != math.Trunc(count) || count > maxCount {
+			s.failAt(start, CodeMissingField, fmt.Sprintf("the \"count\" header is %v, not a whole number of iterations up to %d", count, int64(maxCount)), fixNotProfile)
 		}
 		p.Count, p.HasCount = int64(count), true
 		return
