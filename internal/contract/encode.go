@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 )
 
@@ -83,7 +85,20 @@ func encodeTo(w io.Writer, d *AnalyzeData, idx *Index) error {
 			return fmt.Errorf("encode results[%d] (%s): %w", i, d.Results[i].Label, err)
 		}
 	}
-	e.Buf = append(e.Buf, ']', '}', '\n')
+	e.Buf = append(e.Buf, ']')
+	e.Key(false, "comparison")
+	if d.Comparison == nil {
+		e.Null()
+	} else {
+		// A few kilobytes whatever the engine size (rows are capped), so
+		// the reflective encoder is fast enough and keeps one definition.
+		b, err := jsonv2.Marshal(d.Comparison, jsonv2.Deterministic(true))
+		if err != nil {
+			return fmt.Errorf("encode comparison: %w", err)
+		}
+		e.Buf = append(e.Buf, b...)
+	}
+	e.Buf = append(e.Buf, '}', '\n')
 	if err := flush(); err != nil {
 		return fmt.Errorf("encode analyze-data: %w", err)
 	}

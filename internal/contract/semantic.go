@@ -62,6 +62,9 @@ func checkSemantics(d *AnalyzeData) []Problem {
 		labels[b.Label] = i
 		c.backend(p, b)
 	}
+	if d.Comparison != nil {
+		c.comparison(d, labels)
+	}
 	return c.problems
 }
 

@@ -44,6 +44,9 @@ type AnalyzeData struct {
 	ModelComponents     []string   `json:"model_components"`
 	Validation          Validation `json:"validation"`
 	Results             []Backend  `json:"results"`
+	// Comparison sets two or more usable backends side by side; null
+	// otherwise (and absent from files written before it existed).
+	Comparison *Comparison `json:"comparison"`
 }
 
 // Tool names the program that wrote the file.
@@ -419,4 +422,137 @@ type Partition struct {
 	LayerCount int     `json:"layer_count"`
 	TimeMs     float64 `json:"time_ms"`
 	Percentage float64 `json:"percentage"`
+}
+
+// Comparison sets the usable backends of one model side by side, each
+// against one baseline (the fastest, or the one chosen with --baseline).
+// Null when fewer than two backends have usable timing.
+type Comparison struct {
+	Baseline       string           `json:"baseline"`        // label every pair is measured against (pair.a)
+	BaselineReason string           `json:"baseline_reason"` // "fastest" or "chosen"
+	Pairs          []ComparisonPair `json:"pairs"`           // one per other usable backend, in label order
+}
+
+// Comparison verdicts: same_engine (identical builds, difference within
+// noise), within_noise, b_faster, b_slower.
+const (
+	VerdictSameEngine  = "same_engine"
+	VerdictWithinNoise = "within_noise"
+	VerdictBFaster     = "b_faster"
+	VerdictBSlower     = "b_slower"
+)
+
+// Comparison measures: what a_ms and b_ms are.
+const (
+	MeasureGPUCompute = "gpu_compute" // measured GPU compute time per inference (both sides)
+	MeasureEndToEnd   = "end_to_end"  // measured end-to-end latency median (both sides)
+	MeasureLayerSum   = "layer_sum"   // sums of profiled layer averages (both sides)
+)
+
+// ComparisonPair is backend B against backend A. Every millisecond is on
+// one measure: per-layer times are the profiled averages scaled by
+// a_scale / b_scale (measure ÷ layer sum), so the rows of every breakdown
+// and the aligned groups each sum to delta_ms.
+type ComparisonPair struct {
+	A           string  `json:"a"`
+	B           string  `json:"b"`
+	Measure     string  `json:"measure"`
+	MeasureNote string  `json:"measure_note"` // why this measure when one side had a better one; "" otherwise
+	AMs         float64 `json:"a_ms"`
+	BMs         float64 `json:"b_ms"`
+	DeltaMs     float64 `json:"delta_ms"`  // b_ms − a_ms
+	DeltaPct    float64 `json:"delta_pct"` // delta_ms ÷ a_ms × 100
+	Speedup     float64 `json:"speedup"`   // a_ms ÷ b_ms: > 1 means B is faster
+	AScale      float64 `json:"a_scale"`   // a_ms ÷ A's sum of layer averages
+	BScale      float64 `json:"b_scale"`
+	Noise       Noise   `json:"noise"`
+	Verdict     string  `json:"verdict"`
+	SameEngine  bool    `json:"same_engine"` // same layers, names, tactics, precisions and formats
+	Summary     string  `json:"summary"`     // one sentence: which is faster, by how much, and why
+	// Reasons name the largest differences, each with its milliseconds.
+	Reasons            []string       `json:"reasons"`
+	Alignment          Alignment      `json:"alignment"`
+	ByType             []GroupDelta   `json:"by_type"`
+	ByPrec             []GroupDelta   `json:"by_precision"`
+	ByRegion           []GroupDelta   `json:"by_region"` // Myelin graph or name block; the smallest lumped into "(other regions)"
+	Changes            LayerChanges   `json:"changes"`
+	OneSided           []OneSidedKind `json:"one_sided"`             // reformats and Q/DQ present on one side only
+	Rows               []AlignedRow   `json:"rows"`                  // aligned groups, largest |delta_ms| first, capped
+	RowsOmitted        int            `json:"rows_omitted"`          // aligned groups not listed
+	RowsOmittedDeltaMs float64        `json:"rows_omitted_delta_ms"` // their delta_ms sum: rows + this = delta_ms
+}
+
+// Noise is how large a difference must be to be called real.
+type Noise struct {
+	Pct   float64  `json:"pct"`   // combined run-to-run noise, percent of a_ms
+	Ms    float64  `json:"ms"`    // the same in ms
+	APct  float64  `json:"a_pct"` // each side's own estimate
+	BPct  float64  `json:"b_pct"`
+	Basis []string `json:"basis"` // what the estimates rest on (iterations, percentiles, medians)
+}
+
+// Alignment says how the layers of A and B were paired. Counts are of
+// profiled layers (records); compute layers exclude reformats, copies,
+// Q/DQ, no-ops and shape bookkeeping.
+type Alignment struct {
+	ALayers           int     `json:"a_layers"`
+	BLayers           int     `json:"b_layers"`
+	Matched           int     `json:"matched"`   // one-to-one groups
+	Split             int     `json:"split"`     // groups of one A layer and several B layers
+	Merged            int     `json:"merged"`    // groups of several A layers and one B layer
+	Regrouped         int     `json:"regrouped"` // groups of several on both sides
+	OnlyA             int     `json:"only_a"`    // A layers without counterpart
+	OnlyB             int     `json:"only_b"`
+	ByName            int     `json:"by_name"`      // A layers aligned by name
+	BySourceOp        int     `json:"by_source_op"` // by source ops (metadata, fused-name parts, weights)
+	ByStructure       int     `json:"by_structure"` // by type, shapes and position
+	AComputeLayers    int     `json:"a_compute_layers"`
+	BComputeLayers    int     `json:"b_compute_layers"`
+	ComputeAligned    int     `json:"compute_aligned"`     // compute layers of A and B in any group with the other side
+	ComputeAlignedPct float64 `json:"compute_aligned_pct"` // compute_aligned ÷ (a+b compute layers) × 100
+}
+
+// GroupDelta is one row of a per-type, per-precision or per-region delta.
+type GroupDelta struct {
+	Name    string  `json:"name"`
+	ACount  int     `json:"a_count"`
+	BCount  int     `json:"b_count"`
+	AMs     float64 `json:"a_ms"`
+	BMs     float64 `json:"b_ms"`
+	DeltaMs float64 `json:"delta_ms"`
+}
+
+// LayerChanges counts matched layer pairs whose build choices differ.
+type LayerChanges struct {
+	Tactic     int `json:"tactic"`      // tactic family differs
+	TensorCore int `json:"tensor_core"` // moved on or off tensor cores
+	Precision  int `json:"precision"`
+	Format     int `json:"format"` // output layout/data type differs
+}
+
+// OneSidedKind is the reformats or Q/DQ layers one side runs and the other
+// does not (not aligned with anything).
+type OneSidedKind struct {
+	Side  string  `json:"side"` // "a" or "b"
+	Kind  string  `json:"kind"` // "qdq" or "reformat"
+	Count int     `json:"count"`
+	Ms    float64 `json:"ms"`
+}
+
+// AlignedRow is one aligned group: layers of A and B that do the same work.
+type AlignedRow struct {
+	Kind       string   `json:"kind"`       // matched, split, merged, regrouped, only_a, only_b
+	Stage      string   `json:"stage"`      // name, source_op, structure, none
+	Confidence float64  `json:"confidence"` // 0..1
+	Reason     string   `json:"reason"`
+	ALayers    []int    `json:"a_layers"` // layer indexes into A's layers
+	BLayers    []int    `json:"b_layers"`
+	AName      string   `json:"a_name"` // first A layer's name ("" when none)
+	BName      string   `json:"b_name"`
+	Type       string   `json:"type"` // derived layer type of the first layer (A's, else B's)
+	Region     string   `json:"region"`
+	AMs        float64  `json:"a_ms"`
+	BMs        float64  `json:"b_ms"`
+	DeltaMs    float64  `json:"delta_ms"`
+	Changes    []string `json:"changes"` // tactic, precision and format changes of a matched pair
 }
