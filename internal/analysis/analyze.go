@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 )
@@ -34,6 +35,11 @@ func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) 
 		d.Results = append(d.Results, analyzeBackend(b, scope, id))
 	}
 	d.Validation = rollUp(d.Results, scope)
+	cmp, err := compare.Section(d, opt.Baseline)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	d.Comparison = cmp
 	return d, nil
 }
 

@@ -10,6 +10,9 @@ type Options struct {
 	ModelName string
 	// ToolVersion is written into analyze-data.json's tool field.
 	ToolVersion string
+	// Baseline is the label every backend is compared against in the
+	// comparison section; "" compares against the fastest.
+	Baseline string
 }
 
 // ToolName is the name written into analyze-data.json's tool field.

@@ -20,6 +20,12 @@ func init() { register("analyze", newAnalyzeCmd) }
 type scopeFlags struct {
 	data      dataPairs
 	modelName string
+	baseline  string
+}
+
+// options are the analysis options the flags set.
+func (s *scopeFlags) options() analysis.Options {
+	return analysis.Options{ModelName: s.modelName, ToolVersion: ToolVersion(), Baseline: s.baseline}
 }
 
 func (s *scopeFlags) add(c *cobra.Command) {
@@ -27,6 +33,7 @@ func (s *scopeFlags) add(c *cobra.Command) {
 	c.Flags().Var(profileOfLast{&s.data}, "data-profile", "")
 	_ = c.Flags().MarkHidden("data-profile")
 	c.Flags().StringVar(&s.modelName, "model-name", "", "model name to record (wins over names inferred from configs, folder and file names)")
+	c.Flags().StringVar(&s.baseline, "baseline", "", "label every backend is compared against in the comparison section (default: the fastest)")
 }
 
 // scope resolves the command's inputs: one folder, or --data pairs.
@@ -98,7 +105,7 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				defer out.Abort() // no-op once committed
 				w = out
 			}
-			d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
+			d, err := analysis.Analyze(sc, sf.options())
 			if err == nil {
 				bw := bufio.NewWriterSize(w, 1<<20)
 				if err = contract.Encode(bw, d); err == nil {

@@ -19,56 +19,94 @@ func init() { register("compare", newCompareCmd) }
 func newCompareCmd() *cobra.Command {
 	var top int
 	var format string
+	var failAbove float64
 	c := &cobra.Command{
 		Use:   "compare A [B]",
-		Short: "Compare two backends: totals, speed-up, type/precision and per-layer deltas",
-		Long: `compare sets two analysed backends side by side. A and B are each a dump
+		Short: "Which build is faster and why: aligned layers, deltas on one measure, a noise-aware verdict",
+		Long: `compare answers "which build is better, and why". A and B are each a dump
 folder or an analyze-data.json, optionally followed by #LABEL to pick one
-backend (needed when the input holds several). With a single argument holding
-exactly two backends, those two are compared.
+backend (needed when the input holds several). With a single argument, every
+usable backend is compared against the fastest.
 
-Only backends that passed the integrity gate with timing (layer_profile) are
-compared; layers are matched by name occurrence.`,
+Layers are aligned across builds and exports: by name, then by source ops
+(metadata, the parts of fused names, Torch-TensorRT scopes, weight names such
+as features.5.conv.2.weight), then by type, shapes (batch aside) and place in
+the graph. Every layer ends matched, split/merged, or only in A / only in B.
+Totals use measured latency when both sides have it, else sums of layer
+times (never one of each); per-layer times are scaled to that measure, so
+the rows add up to the total difference. The verdict says whether the
+difference is beyond run-to-run noise, and recognises the same engine
+profiled twice.
+
+Exit codes: 0 done; 1 with --fail-above PCT when B is slower than A by more
+than PCT percent beyond noise (for CI); 2 the comparison could not run.
+Only backends that passed the integrity gate with timing (layer_profile)
+are compared.`,
 		Example: `  trtperf compare dumps#fp16 dumps#int8
-  trtperf compare dumps               # a folder with exactly two backends
-  trtperf compare before.json after.json --format markdown`,
+  trtperf compare dumps                          # every backend against the fastest
+  trtperf compare before.json after.json --format markdown
+  trtperf compare main/analyze-data.json#fp16 pr/analyze-data.json#fp16 --fail-above 3`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(compare.Formats, format) {
 				return cannotRun("unknown --format %q; use one of %s", format, strings.Join(compare.Formats, ", "))
 			}
-			var a, b compare.Side
+			if failAbove < 0 {
+				return cannotRun("--fail-above %g is negative; give a percentage such as 3", failAbove)
+			}
+			var pairs []*contract.ComparisonPair
 			if len(args) == 1 {
-				d, err := loadAnalysis(args[0])
+				path, label, _ := strings.Cut(args[0], "#")
+				d, err := loadAnalysis(path)
 				if err != nil {
 					return err
 				}
-				if len(d.Results) != 2 {
-					return cannotRun("%s holds %d backends (%s); name two: trtperf compare %s#LABEL %s#LABEL", args[0], len(d.Results), labelList(d), args[0], args[0])
+				sec, err := compare.Section(d, label)
+				if err != nil {
+					return cannotRun("%s: %v", path, err)
 				}
-				a = compare.Side{Name: args[0] + "#" + d.Results[0].Label, Backend: &d.Results[0]}
-				b = compare.Side{Name: args[0] + "#" + d.Results[1].Label, Backend: &d.Results[1]}
+				if sec == nil {
+					return cannotRun("%s holds fewer than two backends with usable timing (%s); name two inputs: trtperf compare A#LABEL B#LABEL", path, labelList(d))
+				}
+				for i := range sec.Pairs {
+					pairs = append(pairs, &sec.Pairs[i])
+				}
 			} else {
-				var err error
-				if a, err = loadSide(args[0]); err != nil {
+				a, err := loadSide(args[0])
+				if err != nil {
 					return err
 				}
-				if b, err = loadSide(args[1]); err != nil {
+				b, err := loadSide(args[1])
+				if err != nil {
 					return err
 				}
+				p, err := compare.Pair(a, b, max(top, compare.DefaultRows))
+				if err != nil {
+					return cannotRun("%v", err)
+				}
+				pairs = append(pairs, p)
 			}
-			r, err := compare.Compare(a, b, top)
-			if err != nil {
-				return cannotRun("%v", err)
+			failed := []string{}
+			for i, p := range pairs {
+				if i > 0 {
+					fmt.Fprintln(c.OutOrStdout())
+				}
+				if err := compare.Write(c.OutOrStdout(), p, format, top); err != nil {
+					return cannotRun("write comparison: %v", err)
+				}
+				if c.Flags().Changed("fail-above") && compare.FailAbove(p, failAbove) {
+					failed = append(failed, fmt.Sprintf("%s is %.1f %% slower than %s (noise ±%.1f %%, allowed %g %%)", p.B, p.DeltaPct, p.A, p.Noise.Pct, failAbove))
+				}
 			}
-			if err := compare.Write(c.OutOrStdout(), r, format); err != nil {
-				return cannotRun("write comparison: %v", err)
+			if len(failed) > 0 {
+				return &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s", strings.Join(failed, "; "))}
 			}
 			return nil
 		},
 	}
-	c.Flags().IntVar(&top, "top", 15, "layers to list per table")
-	c.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
+	c.Flags().IntVar(&top, "top", 15, "rows to list per table")
+	c.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	c.Flags().Float64Var(&failAbove, "fail-above", 0, "exit 1 when B is slower than A by more than PCT percent beyond noise")
 	return c
 }
 

@@ -22,7 +22,7 @@ import (
 func init() { register("package", newPackageCmd) }
 
 type packageFlags struct {
-	reportDir, outputParent, modelName, timestamp, analyzeMD, analyzeData string
+	reportDir, outputParent, modelName, timestamp, analyzeMD, analyzeData, baseline string
 	suite                                                                 string // --suite PARENT (package_suite.go)
 }
 
@@ -74,6 +74,7 @@ published); 2 could not run.`,
 	fl.StringVar(&f.reportDir, "report-dir", "", "write the report to this folder (must be new or empty)")
 	fl.StringVar(&f.outputParent, "output-parent", "", "create an auto-named report_<model>_<timestamp> folder here (default: current folder)")
 	fl.StringVar(&f.modelName, "model-name", "", "model name to record and use in the folder name (FOLDER mode; with --analyze-data the data's model_name is used)")
+	fl.StringVar(&f.baseline, "baseline", "", "label every backend is compared against in the comparison section (FOLDER mode; default: the fastest)")
 	fl.StringVar(&f.timestamp, "timestamp", "", "timestamp for the auto-named folder, YYYYMMDD_HHMMSS (default: now)")
 	fl.StringVar(&f.analyzeMD, "analyze-md", "", "AI-written Markdown analysis to include (shown sanitised)")
 	fl.StringVar(&f.analyzeData, "analyze-data", "", "package this analyze-data.json as it is, without analysing anything again")
@@ -122,7 +123,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		return &ExitError{Code: ExitCannotRun, Err: err}
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "package: analysing %s (as 'trtperf analyze' does); to package an analysis you already have, use --analyze-data F\n", dir)
-	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion()})
+	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion(), Baseline: f.baseline})
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
 	}

@@ -77,7 +77,7 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{ModelName: sf.modelName, ToolVersion: ToolVersion()})
+	d, err := analysis.Analyze(sc, sf.options())
 	if err != nil {
 		return nil, cannotRun("analyze: %v", err)
 	}

@@ -1,12 +1,12 @@
-// Package compare sets two analysed backends side by side: totals, the
-// speed-up, per-type and per-precision deltas, and the layers whose time
-// changed most. It reads the contract only.
+// Package compare sets analysed backends side by side: it aligns their
+// layers across builds and exports (align.go), puts every millisecond of
+// the difference on one measure and one aligned group (pair.go), and says
+// whether the difference is real (verdict.go). It reads the contract only
+// and fills its comparison types.
 package compare
 
 import (
-	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -17,37 +17,6 @@ import (
 type Side struct {
 	Name    string // e.g. "dumps#fp16"
 	Backend *contract.Backend
-}
-
-// Delta is one row of a breakdown comparison.
-type Delta struct {
-	Name    string  `json:"name"`
-	ACount  int     `json:"a_count"`
-	BCount  int     `json:"b_count"`
-	AMs     float64 `json:"a_ms"`
-	BMs     float64 `json:"b_ms"`
-	DeltaMs float64 `json:"delta_ms"` // B − A
-}
-
-// Result is the whole comparison.
-type Result struct {
-	A, B       string  `json:"-"`
-	ALabel     string  `json:"a"`
-	BLabel     string  `json:"b"`
-	ATotalMs   float64 `json:"a_total_ms"`
-	BTotalMs   float64 `json:"b_total_ms"`
-	Speedup    float64 `json:"speedup"` // A total / B total: > 1 means B is faster
-	ALayers    int     `json:"a_layers"`
-	BLayers    int     `json:"b_layers"`
-	Matched    int     `json:"matched_layers"`
-	Types      []Delta `json:"types"`
-	Precisions []Delta `json:"precisions"`
-	// Layers are layers present in both (matched by name occurrence),
-	// largest absolute change first; OnlyA / OnlyB are the slowest layers
-	// found on one side only (fused differently, or renamed).
-	Layers []Delta `json:"layers"`
-	OnlyA  []Delta `json:"only_a"`
-	OnlyB  []Delta `json:"only_b"`
 }
 
 // Interpretable reports why a backend's timing cannot be compared, or "".
@@ -73,127 +42,87 @@ func firstError(ms []contract.Message) string {
 	return "no error message"
 }
 
-// Compare computes the comparison; top caps the layer lists.
-func Compare(a, b Side, top int) (*Result, error) {
-	for _, s := range []Side{a, b} {
-		if why := Interpretable(s.Backend); why != "" {
-			return nil, fmt.Errorf("%s: %s; only passed layer_profile backends can be compared", s.Name, why)
+// Section compares the usable backends of one analysis: each against the
+// baseline, which is the label given or else the fastest on the measure
+// they share. Nil when fewer than two backends have usable timing.
+func Section(d *contract.AnalyzeData, baseline string) (*contract.Comparison, error) {
+	var usable []Side
+	for i := range d.Results {
+		if Interpretable(&d.Results[i]) == "" {
+			usable = append(usable, Side{Name: d.Results[i].Label, Backend: &d.Results[i]})
 		}
 	}
-	ab, bb := a.Backend, b.Backend
-	r := &Result{
-		A: a.Name, B: b.Name, ALabel: a.Name, BLabel: b.Name,
-		ATotalMs: ab.Timing.AverageInferenceMs, BTotalMs: bb.Timing.AverageInferenceMs,
-		ALayers: len(ab.Records), BLayers: len(bb.Records),
+	if baseline != "" {
+		k := slices.IndexFunc(usable, func(s Side) bool { return s.Name == baseline })
+		if k < 0 {
+			return nil, fmt.Errorf("baseline %q is not a backend with usable timing; usable backends: %s", baseline, sideNames(usable))
+		}
 	}
-	if r.BTotalMs > 0 {
-		r.Speedup = r.ATotalMs / r.BTotalMs
+	if len(usable) < 2 {
+		return nil, nil
 	}
-	r.Types = groupDeltas(ab.Records, bb.Records, func(x *contract.Record) string { return x.LayerType })
-	r.Precisions = groupDeltas(ab.Records, bb.Records, func(x *contract.Record) string { return x.Precision })
-	r.Layers, r.OnlyA, r.OnlyB, r.Matched = layerDeltas(ab.Records, bb.Records)
-	r.Layers = capped(r.Layers, top)
-	r.OnlyA = capped(r.OnlyA, top)
-	r.OnlyB = capped(r.OnlyB, top)
-	return r, nil
+	c := &contract.Comparison{Baseline: baseline, BaselineReason: "chosen", Pairs: []contract.ComparisonPair{}}
+	if baseline == "" {
+		c.Baseline, c.BaselineReason = fastest(usable), "fastest"
+	}
+	var base Side
+	for _, s := range usable {
+		if s.Name == c.Baseline {
+			base = s
+		}
+	}
+	for _, s := range usable {
+		if s.Name == c.Baseline {
+			continue
+		}
+		p, err := Pair(base, s, DefaultRows)
+		if err != nil {
+			return nil, err
+		}
+		c.Pairs = append(c.Pairs, *p)
+	}
+	return c, nil
 }
 
-func capped(d []Delta, n int) []Delta {
-	if n > 0 && len(d) > n {
-		return d[:n]
+// fastest is the backend with the smallest time on the best measure all
+// usable backends share (measured GPU compute, measured end-to-end, layer
+// sum); ties go to the first label.
+func fastest(ss []Side) string {
+	all := func(f func(*contract.Backend) float64) bool {
+		for _, s := range ss {
+			if f(s.Backend) <= 0 {
+				return false
+			}
+		}
+		return true
 	}
-	if d == nil {
-		return []Delta{}
+	gpu := func(b *contract.Backend) float64 { g, _ := measured(b); return g }
+	e2e := func(b *contract.Backend) float64 { _, e := measured(b); return e }
+	sum := func(b *contract.Backend) float64 { return layerSum(b.Records) }
+	by := sum
+	if all(gpu) {
+		by = gpu
+	} else if all(e2e) {
+		by = e2e
 	}
-	return d
+	best := 0
+	for i := range ss {
+		if by(ss[i].Backend) < by(ss[best].Backend) {
+			best = i
+		}
+	}
+	return ss[best].Name
 }
 
-func groupDeltas(a, b []contract.Record, key func(*contract.Record) string) []Delta {
-	idx := map[string]int{}
-	var rows []Delta
-	row := func(k string) *Delta {
-		i, ok := idx[k]
-		if !ok {
-			i = len(rows)
-			idx[k] = i
-			rows = append(rows, Delta{Name: k})
-		}
-		return &rows[i]
+func sideNames(ss []Side) string {
+	if len(ss) == 0 {
+		return "none"
 	}
-	for i := range a {
-		d := row(key(&a[i]))
-		d.ACount++
-		d.AMs += a[i].AvgMs
+	n := make([]string, len(ss))
+	for i, s := range ss {
+		n[i] = s.Name
 	}
-	for i := range b {
-		d := row(key(&b[i]))
-		d.BCount++
-		d.BMs += b[i].AvgMs
-	}
-	for i := range rows {
-		rows[i].DeltaMs = rows[i].BMs - rows[i].AMs
-	}
-	slices.SortFunc(rows, func(x, y Delta) int {
-		if c := cmp.Compare(math.Max(y.AMs, y.BMs), math.Max(x.AMs, x.BMs)); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.Name, y.Name)
-	})
-	return rows
-}
-
-// layerDeltas matches layers by name occurrence (the k-th record named N
-// in A with the k-th in B), as the integrity gate matches layers to
-// profile records. Myelin kernels are renumbered by every build
-// (`_myl<G>_<K>`), so layers left over are matched again with that suffix
-// stripped.
-func layerDeltas(a, b []contract.Record) (both, onlyA, onlyB []Delta, matched int) {
-	usedA := make([]bool, len(a))
-	usedB := make([]bool, len(b))
-	for _, key := range []func(string) string{func(s string) string { return s }, stripMyelinSuffix} {
-		queue := map[string][]int{}
-		for j := range b {
-			if !usedB[j] {
-				k := key(b[j].Name)
-				queue[k] = append(queue[k], j)
-			}
-		}
-		for i := range a {
-			if usedA[i] {
-				continue
-			}
-			k := key(a[i].Name)
-			q := queue[k]
-			if len(q) == 0 {
-				continue
-			}
-			j := q[0]
-			queue[k] = q[1:]
-			usedA[i], usedB[j] = true, true
-			matched++
-			both = append(both, Delta{Name: a[i].Name, ACount: 1, BCount: 1, AMs: a[i].AvgMs, BMs: b[j].AvgMs, DeltaMs: b[j].AvgMs - a[i].AvgMs})
-		}
-	}
-	for i := range a {
-		if !usedA[i] {
-			onlyA = append(onlyA, Delta{Name: a[i].Name, ACount: 1, AMs: a[i].AvgMs, DeltaMs: -a[i].AvgMs})
-		}
-	}
-	for j := range b {
-		if !usedB[j] {
-			onlyB = append(onlyB, Delta{Name: b[j].Name, BCount: 1, BMs: b[j].AvgMs, DeltaMs: b[j].AvgMs})
-		}
-	}
-	byChange := func(x, y Delta) int {
-		if c := cmp.Compare(math.Abs(y.DeltaMs), math.Abs(x.DeltaMs)); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.Name, y.Name)
-	}
-	slices.SortStableFunc(both, byChange)
-	slices.SortStableFunc(onlyA, byChange)
-	slices.SortStableFunc(onlyB, byChange)
-	return both, onlyA, onlyB, matched
+	return strings.Join(n, ", ")
 }
 
 // stripMyelinSuffix removes a trailing `_myl<G>_<K>` kernel numbering.

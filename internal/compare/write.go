@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,75 +11,127 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/summary"
 )
 
 // Formats are the output formats Write accepts.
-var Formats = []string{"text", "markdown", "json"}
+var Formats = []string{"text", "markdown", "csv", "json"}
 
-// Write renders r as text (aligned columns), markdown or json.
-func Write(w io.Writer, r *Result, format string) error {
+// Write renders a pair as text (aligned columns), markdown, csv (one table
+// with a section column) or json (the contract's comparison pair). top caps
+// the rows of each table (0: all the pair holds).
+func Write(w io.Writer, p *contract.ComparisonPair, format string, top int) error {
 	switch format {
 	case "json":
-		return json.MarshalWrite(w, r, jsontext.WithIndent("  "), json.Deterministic(true))
+		return json.MarshalWrite(w, p, jsontext.WithIndent("  "), json.Deterministic(true))
+	case "csv":
+		return writeCSV(w, p, top)
 	case "markdown":
-		return writeTables(w, r, markdownTable)
+		return writeTables(w, p, markdownTable, top)
 	case "text", "":
-		return writeTables(w, r, textTable)
+		return writeTables(w, p, textTable, top)
 	}
 	return fmt.Errorf("unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
 }
 
 type table func(w io.Writer, title string, header []string, rows [][]string) error
 
-func writeTables(w io.Writer, r *Result, t table) error {
-	verdict := "same speed"
-	switch {
-	case r.Speedup > 1.0005:
-		verdict = fmt.Sprintf("B is %.2f× faster", r.Speedup)
-	case r.Speedup > 0 && r.Speedup < 0.9995:
-		verdict = fmt.Sprintf("B is %.2f× slower", 1/r.Speedup)
+func capN[T any](xs []T, n int) []T {
+	if n > 0 && len(xs) > n {
+		return xs[:n]
 	}
-	totals := [][]string{
-		{"A", r.A, ms(r.ATotalMs), strconv.Itoa(r.ALayers)},
-		{"B", r.B, ms(r.BTotalMs), strconv.Itoa(r.BLayers)},
-	}
-	if err := t(w, fmt.Sprintf("Average inference (sum of layer averages): %s; %d layers matched by name", verdict, r.Matched),
-		[]string{"", "backend", "total ms", "layers"}, totals); err != nil {
-		return err
-	}
-	for _, g := range []struct {
-		title string
-		rows  []Delta
-	}{{"By layer type", r.Types}, {"By precision", r.Precisions}} {
-		if err := t(w, g.title, []string{"name", "A n", "A ms", "B n", "B ms", "Δ ms"}, groupRows(g.rows)); err != nil {
-			return err
-		}
-	}
-	for _, g := range []struct {
-		title string
-		rows  []Delta
-	}{{"Layers in both, largest change first", r.Layers}, {"Layers only in A", r.OnlyA}, {"Layers only in B", r.OnlyB}} {
-		if len(g.rows) == 0 {
-			continue
-		}
-		rows := make([][]string, len(g.rows))
-		for i, d := range g.rows {
-			rows[i] = []string{summary.Shorten(d.Name, 70), ms(d.AMs), ms(d.BMs), signed(d.DeltaMs)}
-		}
-		if err := t(w, g.title, []string{"layer", "A ms", "B ms", "Δ ms"}, rows); err != nil {
-			return err
-		}
-	}
-	return nil
+	return xs
 }
 
-func groupRows(ds []Delta) [][]string {
+func writeTables(w io.Writer, p *contract.ComparisonPair, t table, top int) error {
+	if _, err := fmt.Fprintf(w, "%s\n\n", p.Summary); err != nil {
+		return err
+	}
+	if p.MeasureNote != "" {
+		fmt.Fprintf(w, "Note: %s.\n\n", p.MeasureNote)
+	}
+	al := p.Alignment
+	totals := [][]string{
+		{"A", p.A, ms(p.AMs), strconv.Itoa(al.ALayers), strconv.Itoa(al.AComputeLayers)},
+		{"B", p.B, ms(p.BMs), strconv.Itoa(al.BLayers), strconv.Itoa(al.BComputeLayers)},
+		{"Δ", "B − A", signed(p.DeltaMs), fmt.Sprintf("%+.1f %%", p.DeltaPct), fmt.Sprintf("noise ±%.1f %%", p.Noise.Pct)},
+	}
+	if err := t(w, fmt.Sprintf("Totals (%s, ms)", p.Measure), []string{"", "backend", "ms", "layers", "compute layers"}, totals); err != nil {
+		return err
+	}
+	if len(p.Reasons) > 0 {
+		rows := make([][]string, len(p.Reasons))
+		for i, r := range p.Reasons {
+			rows[i] = []string{strconv.Itoa(i + 1), r}
+		}
+		if err := t(w, "Where the difference comes from", []string{"#", "reason"}, rows); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "Alignment: %d matched, %d split, %d merged, %d regrouped, %d only in A, %d only in B; by name %d, by source op %d, by structure %d; %.1f %% of compute layers aligned.\n",
+		al.Matched, al.Split, al.Merged, al.Regrouped, al.OnlyA, al.OnlyB, al.ByName, al.BySourceOp, al.ByStructure, al.ComputeAlignedPct)
+	c := p.Changes
+	fmt.Fprintf(w, "Matched layers that changed: tactic %d, tensor cores %d, precision %d, output format %d.\n\n", c.Tactic, c.TensorCore, c.Precision, c.Format)
+	for _, g := range []struct {
+		title string
+		rows  []contract.GroupDelta
+	}{{"By layer type", p.ByType}, {"By precision", p.ByPrec}, {"By region", p.ByRegion}} {
+		if err := t(w, g.title, []string{"name", "A n", "A ms", "B n", "B ms", "Δ ms"}, groupRows(capN(g.rows, top))); err != nil {
+			return err
+		}
+	}
+	if len(p.OneSided) > 0 {
+		rows := make([][]string, len(p.OneSided))
+		for i, o := range p.OneSided {
+			rows[i] = []string{strings.ToUpper(o.Side), o.Kind, strconv.Itoa(o.Count), ms(o.Ms)}
+		}
+		if err := t(w, "Reformats and Q/DQ on one side only", []string{"side", "kind", "layers", "ms"}, rows); err != nil {
+			return err
+		}
+	}
+	rows := [][]string{}
+	for _, r := range capN(p.Rows, top) {
+		rows = append(rows, []string{r.Kind, summary.Shorten(r.AName, 50), summary.Shorten(r.BName, 50), ms(r.AMs), ms(r.BMs), signed(r.DeltaMs), strings.Join(r.Changes, ", ")})
+	}
+	title := "Aligned layers, largest change first"
+	if n := len(p.Rows) - len(rows) + p.RowsOmitted; n > 0 {
+		title += fmt.Sprintf(" (%d more not listed)", n)
+	}
+	return t(w, title, []string{"kind", "A layer", "B layer", "A ms", "B ms", "Δ ms", "changes"}, rows)
+}
+
+func groupRows(ds []contract.GroupDelta) [][]string {
 	rows := make([][]string, len(ds))
 	for i, d := range ds {
 		rows[i] = []string{d.Name, strconv.Itoa(d.ACount), ms(d.AMs), strconv.Itoa(d.BCount), ms(d.BMs), signed(d.DeltaMs)}
 	}
 	return rows
+}
+
+// writeCSV writes one table: a total row, the breakdowns, then the aligned
+// rows, told apart by the section column.
+func writeCSV(w io.Writer, p *contract.ComparisonPair, top int) error {
+	cw := csv.NewWriter(w)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	write := func(rec ...string) { _ = cw.Write(rec) }
+	write("section", "kind", "a_name", "b_name", "a_count", "b_count", "a_ms", "b_ms", "delta_ms", "detail")
+	write("total", p.Verdict, p.A, p.B, strconv.Itoa(p.Alignment.ALayers), strconv.Itoa(p.Alignment.BLayers), f(p.AMs), f(p.BMs), f(p.DeltaMs),
+		fmt.Sprintf("measure %s; delta %+.2f %%; noise ±%.2f %%", p.Measure, p.DeltaPct, p.Noise.Pct))
+	for _, g := range []struct {
+		name string
+		rows []contract.GroupDelta
+	}{{"type", p.ByType}, {"precision", p.ByPrec}, {"region", p.ByRegion}} {
+		for _, d := range capN(g.rows, top) {
+			write(g.name, "", d.Name, d.Name, strconv.Itoa(d.ACount), strconv.Itoa(d.BCount), f(d.AMs), f(d.BMs), f(d.DeltaMs), "")
+		}
+	}
+	for _, r := range capN(p.Rows, top) {
+		write("layer", r.Kind, r.AName, r.BName, strconv.Itoa(len(r.ALayers)), strconv.Itoa(len(r.BLayers)), f(r.AMs), f(r.BMs), f(r.DeltaMs),
+			strings.Join(append([]string{r.Reason}, r.Changes...), "; "))
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func ms(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
@@ -91,7 +144,7 @@ func signed(v float64) string {
 
 func textTable(w io.Writer, title string, header []string, rows [][]string) error {
 	fmt.Fprintf(w, "%s\n", title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t\n", strings.Join(header, "\t"))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))

@@ -1,0 +1,510 @@
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// DefaultRows is how many aligned groups a pair lists by default.
+const DefaultRows = 40
+
+// maxRegions caps by_region; the rest are lumped into one row.
+const maxRegions = 24
+
+const otherRegions = "(other regions)"
+
+// Pair compares backend B against backend A. rows caps the aligned groups
+// listed (DefaultRows when ≤ 0); all of them count in the totals.
+func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
+	for _, s := range []Side{a, b} {
+		if why := Interpretable(s.Backend); why != "" {
+			return nil, fmt.Errorf("%s: %s; only passed layer_profile backends can be compared", s.Name, why)
+		}
+	}
+	if rows <= 0 {
+		rows = DefaultRows
+	}
+	p := &contract.ComparisonPair{A: a.Name, B: b.Name}
+	sa, sb := newSide(a.Backend), newSide(b.Backend)
+	sumA, sumB := layerSum(sa.recs), layerSum(sb.recs)
+	p.Measure, p.MeasureNote, p.AMs, p.BMs = chooseMeasure(a, b, sumA, sumB)
+	p.AScale, p.BScale = scale(p.AMs, sumA), scale(p.BMs, sumB)
+	p.DeltaMs = p.BMs - p.AMs
+	if p.AMs > 0 {
+		p.DeltaPct = p.DeltaMs / p.AMs * 100
+	}
+	if p.BMs > 0 {
+		p.Speedup = p.AMs / p.BMs
+	}
+	msA := scaled(sa.recs, p.AScale)
+	msB := scaled(sb.recs, p.BScale)
+
+	al := align(sa, sb)
+	view := &pairView{al: al, msA: msA, msB: msB}
+	view.build()
+	p.Alignment = view.alignment()
+	p.ByType = groupDeltas(sa, sb, msA, msB, func(s *side, i int) string { return s.recs[i].LayerType })
+	p.ByPrec = groupDeltas(sa, sb, msA, msB, func(s *side, i int) string { return s.recs[i].Precision })
+	p.ByRegion = lumpRegions(groupDeltas(sa, sb, msA, msB, func(s *side, i int) string { return region(s, i) }))
+	p.Changes = view.changes
+	p.OneSided = view.oneSided()
+	p.Rows, p.RowsOmitted, p.RowsOmittedDeltaMs = view.rows(rows)
+	p.SameEngine = view.sameEngine()
+	p.Noise = noise(a, b, p)
+	p.Verdict = verdict(p)
+	p.Reasons = view.reasons(a.Name, b.Name)
+	p.Summary = summarize(p)
+	return p, nil
+}
+
+func layerSum(rs []contract.Record) float64 {
+	s := 0.0
+	for i := range rs {
+		s += rs[i].AvgMs
+	}
+	return s
+}
+
+func scale(ms, sum float64) float64 {
+	if sum <= 0 {
+		return 1
+	}
+	return ms / sum
+}
+
+func scaled(rs []contract.Record, f float64) []float64 {
+	out := make([]float64, len(rs))
+	for i := range rs {
+		out[i] = rs[i].AvgMs * f
+	}
+	return out
+}
+
+// measured returns a backend's measured GPU compute and end-to-end
+// latency per inference, each 0 when unknown.
+func measured(b *contract.Backend) (gpu, e2e float64) {
+	if b.Timing == nil || b.Timing.EndToEnd == nil {
+		return 0, 0
+	}
+	e := b.Timing.EndToEnd
+	if e.ComputeMeanMs != nil {
+		gpu = *e.ComputeMeanMs
+	}
+	return gpu, e.MedianMs
+}
+
+// chooseMeasure picks the best measure both sides have: measured GPU
+// compute, then measured end-to-end latency, then layer sums; never one of
+// each.
+func chooseMeasure(a, b Side, sumA, sumB float64) (measure, note string, aMs, bMs float64) {
+	ga, ea := measured(a.Backend)
+	gb, eb := measured(b.Backend)
+	switch {
+	case ga > 0 && gb > 0:
+		return contract.MeasureGPUCompute, "", ga, gb
+	case ea > 0 && eb > 0:
+		note := ""
+		if ga > 0 || gb > 0 {
+			note = "only one side has measured GPU compute time, so both are compared on measured end-to-end latency"
+		}
+		return contract.MeasureEndToEnd, note, ea, eb
+	}
+	note = ""
+	switch {
+	case ga > 0 || ea > 0:
+		note = fmt.Sprintf("only %s has measured latency, so both are compared on sums of profiled layer times (which include per-layer profiling overhead)", a.Name)
+	case gb > 0 || eb > 0:
+		note = fmt.Sprintf("only %s has measured latency, so both are compared on sums of profiled layer times (which include per-layer profiling overhead)", b.Name)
+	}
+	return contract.MeasureLayerSum, note, sumA, sumB
+}
+
+// pairView is the alignment turned into aligned groups with times.
+type pairView struct {
+	al       *aligner
+	msA, msB []float64
+	rowsAll  []row
+	changes  contract.LayerChanges
+}
+
+type row struct {
+	g       *group
+	kind    string
+	aMs     float64
+	bMs     float64
+	changes []string
+	chg     changeSet
+}
+
+type changeSet struct {
+	precision, tactic, tensorCore, format bool
+	rawTactic                             bool // the exact tactic differs (same family or not)
+}
+
+func (v *pairView) build() {
+	for k := range v.al.groups {
+		g := &v.al.groups[k]
+		r := row{g: g, kind: kindOf(len(g.a), len(g.b))}
+		for _, i := range g.a {
+			r.aMs += v.msA[i]
+		}
+		for _, j := range g.b {
+			r.bMs += v.msB[j]
+		}
+		if r.kind == "matched" {
+			r.chg, r.changes = describeChanges(&v.al.A.recs[g.a[0]], &v.al.B.recs[g.b[0]], v.al.A.layer(g.a[0]), v.al.B.layer(g.b[0]))
+			if r.chg.tactic {
+				v.changes.Tactic++
+			}
+			if r.chg.tensorCore {
+				v.changes.TensorCore++
+			}
+			if r.chg.precision {
+				v.changes.Precision++
+			}
+			if r.chg.format {
+				v.changes.Format++
+			}
+		}
+		v.rowsAll = append(v.rowsAll, r)
+	}
+}
+
+func kindOf(na, nb int) string {
+	switch {
+	case na == 0:
+		return "only_b"
+	case nb == 0:
+		return "only_a"
+	case na == 1 && nb == 1:
+		return "matched"
+	case na == 1:
+		return "split"
+	case nb == 1:
+		return "merged"
+	}
+	return "regrouped"
+}
+
+func describeChanges(ra, rb *contract.Record, la, lb *contract.Layer) (changeSet, []string) {
+	var c changeSet
+	var out []string
+	if ra.Precision != rb.Precision {
+		c.precision = true
+		out = append(out, "precision "+ra.Precision+" → "+rb.Precision)
+	}
+	if ra.TensorCore != rb.TensorCore {
+		c.tensorCore = true
+		out = append(out, coreName(ra.TensorCore)+" → "+coreName(rb.TensorCore))
+	}
+	if ra.TacticFamily != rb.TacticFamily {
+		c.tactic = true
+		out = append(out, "tactic "+ra.TacticFamily+" → "+rb.TacticFamily)
+	}
+	c.rawTactic = ra.Tactic != rb.Tactic
+	if la != nil && lb != nil && !sameFormats(la.Outputs, lb.Outputs) {
+		c.format = true
+		out = append(out, "output "+formats(la.Outputs)+" → "+formats(lb.Outputs))
+	}
+	return c, out
+}
+
+func coreName(tc bool) string {
+	if tc {
+		return "tensor cores"
+	}
+	return "CUDA cores"
+}
+
+func sameFormats(a, b []contract.Tensor) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Format != b[i].Format {
+			return false
+		}
+	}
+	return true
+}
+
+func formats(ts []contract.Tensor) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.Format
+	}
+	return strings.Join(parts, "; ")
+}
+
+// isCompute says whether a record does model math (not a reformat, copy,
+// Q/DQ, no-op or shape bookkeeping).
+func isCompute(r *contract.Record) bool {
+	switch r.LayerType {
+	case "Reformat", "MyelinReformat", "NoOp", "shape_call", "misc", "Constant":
+		return false
+	}
+	return !slices.Contains(r.Tags, "reformat") && !slices.Contains(r.Tags, "noop") && !slices.Contains(r.Tags, "copy")
+}
+
+// overheadKind is "qdq" or "reformat" for a layer that only moves or
+// converts data, else "".
+func overheadKind(r *contract.Record) string {
+	if isCompute(r) && r.LayerType != "Quantize" && r.LayerType != "Dequantize" {
+		return ""
+	}
+	if slices.Contains(r.Tags, "quantize") || r.LayerType == "Quantize" || r.LayerType == "Dequantize" {
+		return "qdq"
+	}
+	if slices.Contains(r.Tags, "reformat") || slices.Contains(r.Tags, "copy") || r.LayerType == "Reformat" || r.LayerType == "MyelinReformat" {
+		return "reformat"
+	}
+	return ""
+}
+
+func (v *pairView) alignment() contract.Alignment {
+	a := contract.Alignment{ALayers: len(v.al.A.recs), BLayers: len(v.al.B.recs)}
+	for _, r := range v.rowsAll {
+		switch r.kind {
+		case "matched":
+			a.Matched++
+		case "split":
+			a.Split++
+		case "merged":
+			a.Merged++
+		case "regrouped":
+			a.Regrouped++
+		case "only_a":
+			a.OnlyA++
+		case "only_b":
+			a.OnlyB++
+		}
+		switch r.g.stage {
+		case stageName:
+			a.ByName += len(r.g.a)
+		case stageSourceOp:
+			a.BySourceOp += len(r.g.a)
+		case stageStructure:
+			a.ByStructure += len(r.g.a)
+		}
+	}
+	for i := range v.al.A.recs {
+		if isCompute(&v.al.A.recs[i]) {
+			a.AComputeLayers++
+			if g := v.al.gA[i]; g >= 0 && len(v.al.groups[g].b) > 0 {
+				a.ComputeAligned++
+			}
+		}
+	}
+	for j := range v.al.B.recs {
+		if isCompute(&v.al.B.recs[j]) {
+			a.BComputeLayers++
+			if g := v.al.gB[j]; g >= 0 && len(v.al.groups[g].a) > 0 {
+				a.ComputeAligned++
+			}
+		}
+	}
+	if n := a.AComputeLayers + a.BComputeLayers; n > 0 {
+		a.ComputeAlignedPct = round2(float64(a.ComputeAligned) / float64(n) * 100)
+	}
+	return a
+}
+
+func (v *pairView) oneSided() []contract.OneSidedKind {
+	acc := map[[2]string]*contract.OneSidedKind{}
+	for _, r := range v.rowsAll {
+		s, idx, ms, sideName := v.al.A, r.g.a, v.msA, "a"
+		switch r.kind {
+		case "only_a":
+		case "only_b":
+			s, idx, ms, sideName = v.al.B, r.g.b, v.msB, "b"
+		default:
+			continue
+		}
+		for _, i := range idx {
+			k := overheadKind(&s.recs[i])
+			if k == "" {
+				continue
+			}
+			o := acc[[2]string{sideName, k}]
+			if o == nil {
+				o = &contract.OneSidedKind{Side: sideName, Kind: k}
+				acc[[2]string{sideName, k}] = o
+			}
+			o.Count++
+			o.Ms += ms[i]
+		}
+	}
+	res := []contract.OneSidedKind{}
+	for _, sd := range []string{"a", "b"} {
+		for _, k := range []string{"qdq", "reformat"} {
+			if o := acc[[2]string{sd, k}]; o != nil {
+				res = append(res, *o)
+			}
+		}
+	}
+	return res
+}
+
+// sameEngine: every layer paired by exact name one to one, with the same
+// tactic, precision and formats.
+func (v *pairView) sameEngine() bool {
+	if len(v.al.A.recs) != len(v.al.B.recs) || len(v.al.A.recs) == 0 {
+		return false
+	}
+	for _, r := range v.rowsAll {
+		if r.kind != "matched" || r.g.stage != stageName || r.g.conf < 1 {
+			return false
+		}
+		if r.chg.precision || r.chg.tactic || r.chg.rawTactic || r.chg.format || r.chg.tensorCore {
+			return false
+		}
+	}
+	return true
+}
+
+func (v *pairView) rows(limit int) ([]contract.AlignedRow, int, float64) {
+	order := make([]int, len(v.rowsAll))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		dx, dy := v.rowsAll[x].bMs-v.rowsAll[x].aMs, v.rowsAll[y].bMs-v.rowsAll[y].aMs
+		return cmp.Compare(math.Abs(dy), math.Abs(dx))
+	})
+	out := []contract.AlignedRow{}
+	omitted, omittedMs := 0, 0.0
+	for n, k := range order {
+		r := &v.rowsAll[k]
+		if n >= limit {
+			omitted++
+			omittedMs += r.bMs - r.aMs
+			continue
+		}
+		out = append(out, v.aligned(r))
+	}
+	return out, omitted, omittedMs
+}
+
+func (v *pairView) aligned(r *row) contract.AlignedRow {
+	ar := contract.AlignedRow{
+		Kind: r.kind, Stage: r.g.stage, Confidence: r.g.conf, Reason: v.al.reasonOf(r.g),
+		ALayers: []int{}, BLayers: []int{}, Changes: r.changes,
+		AMs: r.aMs, BMs: r.bMs, DeltaMs: r.bMs - r.aMs,
+	}
+	if ar.Changes == nil {
+		ar.Changes = []string{}
+	}
+	for _, i := range r.g.a {
+		ar.ALayers = append(ar.ALayers, v.al.A.recs[i].Layer)
+	}
+	for _, j := range r.g.b {
+		ar.BLayers = append(ar.BLayers, v.al.B.recs[j].Layer)
+	}
+	if len(r.g.a) > 0 {
+		i := r.g.a[0]
+		ar.AName, ar.Type, ar.Region = v.al.A.recs[i].Name, v.al.A.recs[i].LayerType, region(v.al.A, i)
+	}
+	if len(r.g.b) > 0 {
+		j := r.g.b[0]
+		ar.BName = v.al.B.recs[j].Name
+		if ar.Type == "" {
+			ar.Type, ar.Region = v.al.B.recs[j].LayerType, region(v.al.B, j)
+		}
+	}
+	return ar
+}
+
+// region is the part of the network a record belongs to: the block of its
+// module path (up to the first numbered segment: "layer1.0", "features.5",
+// "model.layers.3", else the first scope), which is the same across
+// exports; else its Myelin graph.
+func region(s *side, i int) string {
+	r := &s.recs[i]
+	md := ""
+	if l := s.layer(i); l != nil {
+		md = l.Metadata
+	}
+	if m := firstModule(r.Name, md); m != "" {
+		return block(m)
+	}
+	if r.MyelinGraph != nil {
+		return "Myelin graph " + strconv.Itoa(*r.MyelinGraph)
+	}
+	return "(unnamed ops)"
+}
+
+func block(module string) string {
+	first := ""
+	for rest, start := module, 0; ; {
+		seg, tail, more := strings.Cut(rest, ".")
+		if first == "" {
+			first = seg
+		}
+		if allDigits(seg) {
+			return module[:start+len(seg)]
+		}
+		if !more {
+			return first
+		}
+		start += len(seg) + 1
+		rest = tail
+	}
+}
+
+func groupDeltas(a, b *side, msA, msB []float64, key func(*side, int) string) []contract.GroupDelta {
+	idx := map[string]int{}
+	var rows []contract.GroupDelta
+	at := func(k string) *contract.GroupDelta {
+		i, ok := idx[k]
+		if !ok {
+			i = len(rows)
+			idx[k] = i
+			rows = append(rows, contract.GroupDelta{Name: k})
+		}
+		return &rows[i]
+	}
+	for i := range a.recs {
+		d := at(key(a, i))
+		d.ACount++
+		d.AMs += msA[i]
+	}
+	for j := range b.recs {
+		d := at(key(b, j))
+		d.BCount++
+		d.BMs += msB[j]
+	}
+	for i := range rows {
+		rows[i].DeltaMs = rows[i].BMs - rows[i].AMs
+	}
+	slices.SortFunc(rows, func(x, y contract.GroupDelta) int {
+		return cmp.Or(cmp.Compare(math.Abs(y.DeltaMs), math.Abs(x.DeltaMs)),
+			cmp.Compare(math.Max(y.AMs, y.BMs), math.Max(x.AMs, x.BMs)), cmp.Compare(x.Name, y.Name))
+	})
+	if rows == nil {
+		rows = []contract.GroupDelta{}
+	}
+	return rows
+}
+
+func lumpRegions(rows []contract.GroupDelta) []contract.GroupDelta {
+	if len(rows) <= maxRegions {
+		return rows
+	}
+	rest := contract.GroupDelta{Name: otherRegions}
+	for _, r := range rows[maxRegions-1:] {
+		rest.ACount += r.ACount
+		rest.BCount += r.BCount
+		rest.AMs += r.AMs
+		rest.BMs += r.BMs
+		rest.DeltaMs += r.DeltaMs
+	}
+	return append(rows[:maxRegions-1:maxRegions-1], rest)
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
