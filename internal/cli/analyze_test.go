@@ -155,13 +155,26 @@ func TestCompareCommand(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "layers_a.json"), tinyLayers)
 	writeFile(t, filepath.Join(dir, "profile_a.json"), tinyProfile)
 	writeFile(t, filepath.Join(dir, "layers_b.json"), tinyLayers)
-	writeFile(t, filepath.Join(dir, "profile_b.json"), strings.Replace(tinyProfile, `"averageMs": 0.1`, `"averageMs": 0.05`, 1))
+	writeFile(t, filepath.Join(dir, "profile_b.json"), strings.NewReplacer(`"averageMs": 0.1`, `"averageMs": 0.15`, `"medianMs": 0.1`, `"medianMs": 0.15`).Replace(tinyProfile))
 	code, stdout, stderr := run(t, "compare", dir+"#a", dir+"#b")
-	if code != ExitOK || !strings.Contains(stdout, "B is 2.00× faster") {
+	if code != ExitOK || !strings.Contains(stdout, "#b is 1.50× slower than "+dir+"#a") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// The CI gate: +50 % is beyond noise (±4.5 % at 10 iterations) and 10 %.
+	code, _, stderr = run(t, "compare", dir+"#a", dir+"#b", "--fail-above", "10")
+	wantError(t, code, stderr, ExitCheck, "slower than", "allowed 10 %")
+	if code, _, _ = run(t, "compare", dir+"#a", dir+"#b", "--fail-above", "60"); code != ExitOK {
+		t.Errorf("--fail-above 60 with +50 %%: exit %d, want 0", code)
+	}
+	// One argument: every backend against the fastest, here a.
+	code, stdout, _ = run(t, "compare", dir, "--format", "csv")
+	if code != ExitOK || !strings.HasPrefix(stdout, "section,kind,a_name") || !strings.Contains(stdout, "total,b_slower,a,b,") {
+		t.Errorf("folder compare as csv: exit %d\n%s", code, stdout)
 	}
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#nope")
 	wantError(t, code, stderr, ExitCannotRun, "no backend", "a, b")
+	code, _, stderr = run(t, "compare", dir+"#a", dir+"#b", "--format", "yaml")
+	wantError(t, code, stderr, ExitCannotRun, "unknown --format", "csv")
 }
 
 // A run that cannot analyse leaves an earlier --output untouched.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/compare"
+	"github.com/trtperf/trtperf/internal/compare/render"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 )
@@ -48,8 +49,8 @@ are compared.`,
   trtperf compare main/analyze-data.json#fp16 pr/analyze-data.json#fp16 --fail-above 3`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			if !slices.Contains(compare.Formats, format) {
-				return cannotRun("unknown --format %q; use one of %s", format, strings.Join(compare.Formats, ", "))
+			if !slices.Contains(render.Formats, format) {
+				return cannotRun("unknown --format %q; use one of %s", format, strings.Join(render.Formats, ", "))
 			}
 			if failAbove < 0 {
 				return cannotRun("--fail-above %g is negative; give a percentage such as 3", failAbove)
@@ -91,7 +92,7 @@ are compared.`,
 				if i > 0 {
 					fmt.Fprintln(c.OutOrStdout())
 				}
-				if err := compare.Write(c.OutOrStdout(), p, format, top); err != nil {
+				if err := render.Write(c.OutOrStdout(), p, format, top); err != nil {
 					return cannotRun("write comparison: %v", err)
 				}
 				if c.Flags().Changed("fail-above") && compare.FailAbove(p, failAbove) {
@@ -105,7 +106,7 @@ are compared.`,
 		},
 	}
 	c.Flags().IntVar(&top, "top", 15, "rows to list per table")
-	c.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	c.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(render.Formats, ", "))
 	c.Flags().Float64Var(&failAbove, "fail-above", 0, "exit 1 when B is slower than A by more than PCT percent beyond noise")
 	return c
 }

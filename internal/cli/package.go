@@ -23,7 +23,7 @@ func init() { register("package", newPackageCmd) }
 
 type packageFlags struct {
 	reportDir, outputParent, modelName, timestamp, analyzeMD, analyzeData, baseline string
-	suite                                                                 string // --suite PARENT (package_suite.go)
+	suite                                                                           string // --suite PARENT (package_suite.go)
 }
 
 // publisher is the report publisher; tests replace it to inject failures.

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -207,24 +206,6 @@ func TestSectionBaseline(t *testing.T) {
 	d.Results = d.Results[:1]
 	if c, err := Section(d, ""); c != nil || err != nil {
 		t.Errorf("one backend: %+v, %v; want no section", c, err)
-	}
-}
-
-func TestWriteFormats(t *testing.T) {
-	a := backend("a", lay{name: "conv1", typ: "CaskConvolution", prec: "FP32", ms: 2})
-	b := backend("b", lay{name: "conv1", typ: "CaskConvolution", prec: "FP16", ms: 1})
-	p := pair(t, a, b)
-	for _, f := range Formats {
-		var buf bytes.Buffer
-		if err := Write(&buf, p, f, 5); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if !strings.Contains(buf.String(), "conv1") {
-			t.Errorf("%s output lacks the layer table:\n%s", f, buf.String())
-		}
-	}
-	if err := Write(&bytes.Buffer{}, p, "yaml", 5); err == nil {
-		t.Error("unknown format accepted")
 	}
 }
 

@@ -33,6 +33,130 @@ export interface AnalyzeData {
   };
   /** One entry per backend, in label order. */
   results: Backend[];
+  comparison?: Comparison | null;
+}
+
+/** The usable backends of one model side by side, each against one baseline (the fastest, or the one chosen with analyze --baseline). Null (or absent in older files) when fewer than two backends have usable timing. */
+export interface Comparison {
+  /** Label of the backend every pair is measured against (each pair's a). */
+  baseline: string;
+  baseline_reason: "fastest" | "chosen";
+  /** One per other usable backend, in label order. */
+  pairs: ComparisonPair[];
+}
+
+/** Backend b against backend a, every millisecond on one measure: per-layer times are the profiled averages scaled by a_scale/b_scale, so each breakdown and the aligned groups sum to delta_ms. */
+export interface ComparisonPair {
+  /** Baseline label (or the side's name in `trtperf compare`). */
+  a: string;
+  b: string;
+  /** gpu_compute: measured GPU compute per inference; end_to_end: measured end-to-end median; layer_sum: sums of profiled layer averages. Always the same measure on both sides. */
+  measure: "gpu_compute" | "end_to_end" | "layer_sum";
+  /** Why this measure when one side had a better one; empty otherwise. */
+  measure_note: string;
+  a_ms: number;
+  b_ms: number;
+  /** b_ms - a_ms. */
+  delta_ms: number;
+  /** delta_ms / a_ms x 100. */
+  delta_pct: number;
+  /** a_ms / b_ms: above 1 means b is faster. */
+  speedup: number;
+  /** a_ms / sum of a's layer averages (1 for layer_sum). */
+  a_scale: number;
+  b_scale: number;
+  /** How large a difference must be to be called real. */
+  noise: {
+    /** Combined run-to-run noise, percent of a_ms. */
+    pct: number;
+    ms: number;
+    a_pct: number;
+    b_pct: number;
+    basis: Strings;
+  };
+  /** same_engine: identical builds, difference within noise; within_noise; b_faster; b_slower (beyond noise). */
+  verdict: "same_engine" | "within_noise" | "b_faster" | "b_slower";
+  /** Same layers, names, tactics, precisions and formats. */
+  same_engine: boolean;
+  /** One sentence: which is faster, by how much, and why. */
+  summary: string;
+  /** The largest differences, each with its milliseconds. */
+  reasons: Strings;
+  /** How the profiled layers of a and b were paired. */
+  alignment: {
+    a_layers: number;
+    b_layers: number;
+    /** One-to-one groups. */
+    matched: number;
+    /** Groups of one a layer and several b layers. */
+    split: number;
+    /** Groups of several a layers and one b layer. */
+    merged: number;
+    /** Groups of several layers on both sides. */
+    regrouped: number;
+    only_a: number;
+    only_b: number;
+    /** a layers aligned by name. */
+    by_name: number;
+    /** a layers aligned by source ops (metadata, parts of fused names, weight names). */
+    by_source_op: number;
+    /** a layers aligned by type, shapes (batch aside) and position. */
+    by_structure: number;
+    /** a layers other than reformats, copies, Q/DQ, no-ops and shape bookkeeping. */
+    a_compute_layers: number;
+    b_compute_layers: number;
+    /** Compute layers of a and b in a group with the other side. */
+    compute_aligned: number;
+    compute_aligned_pct: number;
+  };
+  /** Per derived layer type, largest |delta_ms| first. */
+  by_type: GroupDelta[];
+  by_precision: GroupDelta[];
+  /** Per Myelin graph or name block; the smallest rows are lumped into "(other regions)". */
+  by_region: GroupDelta[];
+  /** Matched layer pairs whose build choices differ. */
+  changes: {
+    tactic: number;
+    tensor_core: number;
+    precision: number;
+    format: number;
+  };
+  /** Reformats and Q/DQ layers that one side runs and the other does not. */
+  one_sided: {
+    side: "a" | "b";
+    kind: "qdq" | "reformat";
+    count: number;
+    ms: number;
+  }[];
+  /** Aligned groups, largest |delta_ms| first, capped; rows_omitted and rows_omitted_delta_ms account for the rest. */
+  rows: {
+    kind: "matched" | "split" | "merged" | "regrouped" | "only_a" | "only_b";
+    stage: "name" | "source_op" | "structure" | "none";
+    confidence: number;
+    reason: string;
+    /** Layer indexes into a's layers. */
+    a_layers: number[];
+    b_layers: number[];
+    a_name: string;
+    b_name: string;
+    type: string;
+    region: string;
+    a_ms: number;
+    b_ms: number;
+    delta_ms: number;
+    changes: Strings;
+  }[];
+  rows_omitted: number;
+  rows_omitted_delta_ms: number;
+}
+
+export interface GroupDelta {
+  name: string;
+  a_count: number;
+  b_count: number;
+  a_ms: number;
+  b_ms: number;
+  delta_ms: number;
 }
 
 /** How sure the decision is. */

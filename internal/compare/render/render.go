@@ -1,4 +1,8 @@
-package compare
+// Package render writes a comparison pair for people and scripts: text,
+// markdown, csv or json. It is apart from package compare so that the
+// analysis (which fills the comparison section) does not depend on the
+// renderers.
+package render
 
 import (
 	"encoding/csv"
