@@ -58,7 +58,7 @@ copy_dumps() {
 
 cmd_list() {
 	for n in $(task_numbers); do
-		printf '%s\t%-40s %s\n' "$n" "$(field "$n" kind)" "$(field "$n" case)"
+		printf '%s\t%s\t%s\n' "$n" "$(field "$n" kind)" "$(field "$n" case)"
 	done
 }
 
