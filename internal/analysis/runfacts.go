@@ -245,13 +245,9 @@ func sampleStats(v []float64) contract.Stats {
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
 	f := func(x float64) *float64 { return &x }
 	return contract.Stats{
-		Min: f(s[0]), Mean: f(sum / float64(len(s))), Median: f(median(s)),
+		Min: f(s[0]), Mean: f(mean(s)), Median: f(median(s)),
 		P90: f(quantile(s, 0.9)), P95: f(quantile(s, 0.95)), P99: f(quantile(s, 0.99)), Max: f(s[len(s)-1]),
 	}
 }
@@ -263,24 +259,22 @@ func median(s []float64) float64 {
 	if n%2 == 1 {
 		return s[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return s[n/2-1]/2 + s[n/2]/2 // halves first: no overflow near the largest float64
 }
 
 // coefVar is the population standard deviation over the mean.
 func coefVar(v []float64) (float64, bool) {
-	var sum float64
-	for _, x := range v {
-		sum += x
-	}
-	mean := sum / float64(len(v))
-	if mean <= 0 {
+	m := mean(v)
+	if m <= 0 {
 		return 0, false
 	}
 	var ss float64
 	for _, x := range v {
-		ss += (x - mean) * (x - mean)
+		d := (x - m) / m // relative, so huge values do not overflow
+		ss += d * d / float64(len(v))
 	}
-	return math.Sqrt(ss/float64(len(v))) / mean, true
+	cv := math.Sqrt(ss)
+	return cv, !math.IsInf(cv, 0) && !math.IsNaN(cv)
 }
 
 // enabled reads an "Enabled"/"Disabled" option; nil when absent.

@@ -135,28 +135,31 @@ func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileR
 func endToEnd(t *engine.Times, source string, profiledMs float64) *contract.EndToEnd {
 	lat := slices.Clone(t.LatencyMs)
 	slices.Sort(lat)
-	var sum float64
-	for _, v := range lat {
-		sum += v
-	}
 	n := len(lat)
 	e := &contract.EndToEnd{
-		Source: source, Iterations: n, MeanMs: sum / float64(n),
+		Source: source, Iterations: n, MeanMs: mean(lat),
 		MedianMs: quantile(lat, 0.5), P90Ms: quantile(lat, 0.9), P99Ms: quantile(lat, 0.99),
 		MinMs: lat[0], MaxMs: lat[n-1],
 	}
 	if len(t.ComputeMs) == n {
-		var c float64
-		for _, v := range t.ComputeMs {
-			c += v
-		}
-		c /= float64(n)
+		c := mean(t.ComputeMs)
 		e.ComputeMeanMs = &c
 	}
-	if e.MeanMs > 0 {
-		e.ProfileOverhead = profiledMs / e.MeanMs
+	if r := profiledMs / e.MeanMs; e.MeanMs > 0 && !math.IsInf(r, 0) {
+		e.ProfileOverhead = r
 	}
 	return e
+}
+
+// mean of finite values, summed as value/n so that values near the
+// largest float64 (a hostile or broken times file) do not overflow to +Inf.
+func mean(xs []float64) float64 {
+	n := float64(len(xs))
+	var m float64
+	for _, v := range xs {
+		m += v / n
+	}
+	return m
 }
 
 // quantile of sorted values, by the nearest-rank method.

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/trtperf/trtperf/internal/dump"
 )
 
 // Exit codes, as the contract fixes them.
@@ -77,6 +79,7 @@ Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.
 	root.SetErr(stderr)
 	root.CompletionOptions.DisableDefaultCmd = true
 	prof.add(root)
+	root.PersistentFlags().Int64Var(&dump.MaxFileBytes, "max-input-bytes", 2<<30, "largest dump file read; larger files are refused with a message (raise it for a bigger dump)")
 	names := make([]string, 0, len(commandFactories))
 	for n := range commandFactories {
 		names = append(names, n)

@@ -161,11 +161,26 @@ func scan(dir string) (*Scope, []string, error) {
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(filepath.Join(dir, name)); err != nil || !st.Mode().IsRegular() {
+		if !e.Type().IsRegular() {
+			// Folders (model components) and other special entries are
+			// not dumps; one named like a dump is reported, not skipped
+			// silently: the user meant it to be read.
+			st, err := os.Stat(filepath.Join(dir, name))
+			if err == nil && st.Mode().IsRegular() {
+				// A symlink to a regular file is read like one.
+			} else if r, _ := conventional(name); isJSONName(name) || r != roleNone {
+				why := "a symlink to a missing file"
+				if err == nil {
+					why = "a " + specialKind(st.Mode())
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					why = fmt.Sprintf("unreadable (%v)", err)
+				}
+				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: is %s, not a regular file, so it is not read; put the dump itself here", name, why))
+				continue
+			} else {
 				continue
 			}
 		}
@@ -492,4 +507,18 @@ func sniffFile(path string) (dump.Kind, error) {
 		return dump.KindUnknown, err
 	}
 	return dump.Sniff(buf[:n]), nil
+}
+
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO (named pipe)"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }

@@ -2,7 +2,6 @@ package dump
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -12,7 +11,7 @@ const fixNotLayerInfo = "expected a TensorRT layer-info dump: {\"Layers\": [...]
 
 // ReadLayerInfo reads and parses a layer-info file.
 func ReadLayerInfo(path string) (*engine.LayerInfo, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read layer info %s: %w", path, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,7 @@ import (
 
 // ReadMeta reads a TREx metadata file (build, profile or device).
 func ReadMeta(path string) (*engine.Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read metadata %s: %w", path, err)
 	}

@@ -3,7 +3,6 @@ package dump
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -13,7 +12,7 @@ const fixNotProfile = "expected a per-layer profile: the list written by trtexec
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read profile %s: %w", path, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -28,7 +27,7 @@ type timesRecord struct {
 
 // ReadTimes reads a trtexec --exportTimes file.
 func ReadTimes(path string) (*engine.Times, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read times %s: %w", path, err)
 	}

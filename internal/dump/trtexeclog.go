@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,7 +13,7 @@ import (
 
 // ReadTrtexecLog reads a trtexec console log.
 func ReadTrtexecLog(path string) ([]engine.Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("read log %s: %w", path, err)
 	}
