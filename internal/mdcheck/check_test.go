@@ -223,3 +223,23 @@ func TestWalkReadsStatisticsUnderMsObjects(t *testing.T) {
 		t.Errorf("facts %+v, want the two latency statistics", into.ms)
 	}
 }
+
+// The comparison section's numbers are citable: each pair's times on its
+// measure, the percent change, and the per-type and per-layer times scaled
+// to that measure (which differ from records[].avg_ms).
+func TestComparisonNumbers(t *testing.T) {
+	d := fixture()
+	d.Comparison = &contract.Comparison{Baseline: "int8-qat-residual", Pairs: []contract.ComparisonPair{{
+		A: "int8-qat-residual", B: "int8-qat", Measure: contract.MeasureGPUCompute, AMs: 0.5458, BMs: 0.8826, DeltaMs: 0.3368, DeltaPct: 61.7,
+		ByType: []contract.GroupDelta{{Name: "Reformat", AMs: 0.0862, BMs: 0.2243, DeltaMs: 0.1381}},
+		Rows:   []contract.AlignedRow{{AName: "QuantizeLinear_2", BName: "QuantizeLinear_2", AMs: 0.0711, BMs: 0.0495, DeltaMs: -0.0216}},
+	}}}
+	ok := "## Summary\nMeasured, `int8-qat` takes 0.883 ms and `int8-qat-residual` 0.546 ms. `int8-qat` is 61.7% slower. `Reformat` accounts for 0.224 ms of it in `int8-qat`, and `QuantizeLinear_2` for 0.0495 ms (0.0216 ms less).\n## Details\ny\n"
+	if ps := Check([]byte(ok), d); len(ps) != 0 {
+		t.Errorf("comparison numbers flagged: %v", ps)
+	}
+	bad := "## Summary\n`Reformat` accounts for 0.31 ms in `int8-qat`.\n## Details\ny\n"
+	if ps := Check([]byte(bad), d); len(ps) != 1 {
+		t.Errorf("an invented type time passed: %v", ps)
+	}
+}

@@ -65,7 +65,7 @@ func TestInventedNumbersFail(t *testing.T) {
 		want           []string
 	}{
 		{"trex-resnet18-a100-fp32-fp16", "`fp32` takes 1.998 ms", "`fp32` takes 1.5 ms",
-			[]string{"1.5 ms after `fp32` matches none", "closest: `fp32` timing.end_to_end.min_ms 1.9118 ms", "in: \"Measured end to end"}},
+			[]string{"1.5 ms after `fp32` matches none", "closest: `fp32` ", "in: \"Measured end to end"}},
 		{"trex-resnet18-a100-fp32-fp16", "0.522 ms in `fp32`", "0.622 ms in `fp32`",
 			[]string{"0.622 ms after `Conv_0 + Relu_1` matches none", "closest: `Conv_0 + Relu_1` (layer) avg_ms 0.52224 ms in `fp32`"}},
 		{"trex-resnet18-a100-fp32-fp16", "0.411 ms more", "0.451 ms more",

@@ -2,6 +2,7 @@ package mdcheck
 
 import (
 	"encoding/json"
+	"math"
 	"sort"
 	"strings"
 
@@ -146,7 +147,56 @@ func newIndex(d *contract.AnalyzeData) *index {
 		}
 		x.addBackendNumbers(b)
 	}
+	x.addComparison(d.Comparison)
 	return x
+}
+
+// addComparison adds the numbers of the comparison section: each pair's
+// times on its measure to the two labels (with the percent change), and the
+// per-type, per-precision, per-region and per-layer times of the aligned
+// groups to those names. On a measured basis they are layer times scaled to
+// the measured latency, so they differ from records[].avg_ms. Deltas are
+// added as magnitudes: prose writes "0.42 ms less", not "-0.42 ms".
+func (x *index) addComparison(c *contract.Comparison) {
+	if c == nil {
+		return
+	}
+	label := func(l string) *values {
+		v := x.labels[l]
+		if v == nil {
+			v = &values{}
+			x.labels[l] = v
+		}
+		return v
+	}
+	for _, p := range c.Pairs {
+		a, b := label(p.A), label(p.B)
+		a.ms = append(a.ms, x.fact(a, p.AMs, p.A, "comparison.a_ms", false))
+		b.ms = append(b.ms, x.fact(b, p.BMs, p.B, "comparison.b_ms", false), x.fact(b, math.Abs(p.DeltaMs), p.B, "comparison.delta_ms", false))
+		b.pcts = append(b.pcts, x.fact(b, math.Abs(p.DeltaPct), p.B, "comparison.delta_pct", false))
+		for _, g := range []struct {
+			rows []contract.GroupDelta
+			k    kind
+		}{{p.ByType, kindType}, {p.ByPrec, kindPrecision}, {p.ByRegion, kindType}} {
+			for _, r := range g.rows {
+				v := x.item(r.Name, g.k)
+				v.ms = append(v.ms, x.fact(v, r.AMs, p.A, "comparison.a_ms", false), x.fact(v, r.BMs, p.B, "comparison.b_ms", false), x.fact(v, math.Abs(r.DeltaMs), p.B, "comparison.delta_ms", false))
+			}
+		}
+		for _, r := range p.Rows {
+			for _, side := range []struct {
+				name, label string
+				ms          float64
+				field       string
+			}{{r.AName, p.A, r.AMs, "comparison.rows.a_ms"}, {r.BName, p.B, r.BMs, "comparison.rows.b_ms"}} {
+				if side.name == "" {
+					continue
+				}
+				v := x.item(side.name, kindLayer)
+				v.ms = append(v.ms, x.fact(v, side.ms, side.label, side.field, false), x.fact(v, math.Abs(r.DeltaMs), side.label, "comparison.rows.delta_ms", false))
+			}
+		}
+	}
 }
 
 // addBackendNumbers reads the backend's own numbers without naming its
