@@ -10,7 +10,8 @@ import (
 )
 
 // fill sets every field reachable from v to a non-zero value, so a field
-// added to Layer, Tensor or Record without a case in decodefast.go shows up.
+// added to the types without its line in encode.go or its case in
+// decodefast.go shows up.
 func fill(v reflect.Value, seed int) {
 	switch v.Kind() {
 	case reflect.String:
@@ -32,6 +33,15 @@ func fill(v reflect.Value, seed int) {
 		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
 		for i := range 2 {
 			fill(v.Index(i), seed+i+1)
+		}
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		for i := range 2 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(k, seed+i)
+			k.SetString(k.String() + string(rune('a'+i)))
+			fill(e, seed+i+1)
+			v.SetMapIndex(k, e)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
