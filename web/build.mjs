@@ -39,7 +39,7 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (m) pkgs.set(m[1], join(here, "node_modules", m[1]));
 }
-const lines = ["The trtperf report app (assets/app.js, assets/app.css) is trtperf's own code."];
+const lines = ["The trtperf report app (assets/app.js, assets/app.css) is trtperf's own code, under trtperf's MIT licence (LICENSE at the repository root)."];
 if (pkgs.size === 0) {
   lines.push("It bundles no third-party libraries, so no third-party licences apply.");
 }
