@@ -5,12 +5,53 @@ import (
 	"strings"
 )
 
+// The tag vocabulary: every tag a record can carry (contract Record.tags)
+// and the only names rules may ask about. Consumers use these constants,
+// Tags and TagIndex instead of spelling tags again.
+const (
+	TagActivation  = "activation"
+	TagAttention   = "attention"
+	TagCast        = "cast"
+	TagConcat      = "concat"
+	TagConv        = "conv"
+	TagCopy        = "copy"
+	TagElementwise = "elementwise"
+	TagGather      = "gather"
+	TagGemm        = "gemm"
+	TagMyelin      = "myelin"
+	TagNoop        = "noop"
+	TagNorm        = "norm"
+	TagPlugin      = "plugin"
+	TagPointwise   = "pointwise"
+	TagPooling     = "pooling"
+	TagQuantize    = "quantize"
+	TagReformat    = "reformat"
+	TagShape       = "shape"
+	TagSlice       = "slice"
+	TagSoftmax     = "softmax"
+)
+
 // Tags, in sorted order: bit i of a tagSet is tagNames[i], so a set turns
 // into a sorted slice by walking its bits.
 var tagNames = [...]string{
-	"activation", "attention", "cast", "concat", "conv", "copy", "elementwise",
-	"gather", "gemm", "myelin", "noop", "norm", "plugin", "pointwise",
-	"pooling", "quantize", "reformat", "shape", "slice", "softmax",
+	TagActivation, TagAttention, TagCast, TagConcat, TagConv, TagCopy, TagElementwise,
+	TagGather, TagGemm, TagMyelin, TagNoop, TagNorm, TagPlugin, TagPointwise,
+	TagPooling, TagQuantize, TagReformat, TagShape, TagSlice, TagSoftmax,
+}
+
+// Tags returns every tag, sorted.
+func Tags() []string { return append([]string(nil), tagNames[:]...) }
+
+// TagIndex returns the position of tag in Tags (a dense index a caller can
+// use as a bit number), and false for a name that is not a tag, so a rule
+// naming a misspelt or renamed tag can fail a test instead of never firing.
+func TagIndex(tag string) (int, bool) {
+	for i, n := range tagNames {
+		if n == tag {
+			return i, true
+		}
+	}
+	return -1, false
 }
 
 type tagSet uint32
