@@ -95,13 +95,3 @@ func isWordByte(c byte) bool {
 	return c == '_' || isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
 
-// matches reports whether q, as rounded when written, can be any of vs.
-// |v - q| may be at most half a unit of the last written digit.
-func (q quote) matches(vs []float64) bool {
-	for _, v := range vs {
-		if math.Abs(v-q.value) <= q.tol*(1+1e-9)+1e-12 {
-			return true
-		}
-	}
-	return false
-}

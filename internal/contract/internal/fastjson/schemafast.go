@@ -454,9 +454,9 @@ func (c *fastChecker) array(n *fnode) {
 	}
 }
 
-// escapePointer escapes one JSON pointer token (RFC 6901).
+// EscapePointer escapes one JSON pointer token (RFC 6901).
 func EscapePointer(s string) string {
-	if strings.IndexAny(s, "~/") < 0 {
+	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
