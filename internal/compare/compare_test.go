@@ -169,6 +169,26 @@ func TestPairMeasure(t *testing.T) {
 	}
 }
 
+func TestPairMeasuredTiming(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	n := 500
+	measured := func(median, p90 float64) *contract.Measured {
+		return &contract.Measured{Source: contract.MeasuredSource{Kind: contract.SourceTrexProfileMeta}, Samples: &n,
+			GPUComputeMs: contract.Stats{Median: f(median), P90: f(p90)}, LatencyMs: contract.Stats{Median: f(median + 0.1)}}
+	}
+	a := backend("a", lay{name: "x", typ: "t", prec: "FP16", ms: 2}, lay{name: "y", typ: "t", prec: "FP16", ms: 2})
+	b := backend("b", lay{name: "x", typ: "t", prec: "FP16", ms: 1}, lay{name: "y", typ: "t", prec: "INT8", ms: 3})
+	a.Timing.Measured, b.Timing.Measured = measured(2.0, 2.1), measured(2.02, 2.03)
+	p := pair(t, a, b)
+	if p.Measure != contract.MeasureGPUCompute || p.AMs != 2 || p.BMs != 2.02 {
+		t.Errorf("measure %s a %g b %g, want gpu_compute medians 2 and 2.02", p.Measure, p.AMs, p.BMs)
+	}
+	// A's p90 is 5 % over its median: +1 % is noise, not a regression.
+	if p.Noise.APct != 5 || p.Verdict != contract.VerdictWithinNoise {
+		t.Errorf("noise %+v verdict %s, want A at ±5 %% and within noise", p.Noise, p.Verdict)
+	}
+}
+
 func TestPairRefusesUninterpretableBackends(t *testing.T) {
 	ok := backend("ok", lay{name: "x", typ: "t", prec: "FP16", ms: 1})
 	failed := backend("bad")
@@ -273,4 +293,26 @@ func TestStripMyelinSuffix(t *testing.T) {
 			t.Errorf("stripMyelinSuffix(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzLayerKeys: any name and metadata give keys without panicking, and
+// module paths are dotted paths without empty segments.
+func FuzzLayerKeys(f *testing.F) {
+	for _, s := range []string{
+		"features.0.0.weight + QuantizeLinear_8 + Conv_12 + PWN(PWN(Clip_16), Add_3)",
+		"[CONVOLUTION]-[aten_ops.convolution.default]-[/layer1/0/conv1/convolution_1]",
+		"Reformatting CopyNode for Input Tensor 0 to {ForeignNode[a...b]}",
+		"/features/features.6/conv/conv.0/conv.0.0/Conv", "reshape_after_/fc/Gemm_myl3_4", "PWN(", "((", "a/b//c/",
+	} {
+		f.Add(s, "[ONNX Layer: /a/b/Conv]\x1e[ONNX Layer: x]␟y")
+	}
+	f.Fuzz(func(t *testing.T, name, md string) {
+		for _, k := range layerKeys(nil, name, md) {
+			if k.kind == keyModule && (k.s == "" || strings.Contains(k.s, "..") || strings.HasPrefix(k.s, ".") || strings.HasSuffix(k.s, ".")) {
+				t.Errorf("module path %q from %q", k.s, name)
+			}
+		}
+		_ = firstModule(name, md)
+		_ = block(name)
+	})
 }

@@ -201,6 +201,9 @@ func modulePath(op string) string {
 				} else {
 					s = ""
 				}
+				if part == "" {
+					continue
+				}
 				if len(out) > 0 {
 					out = append(out, '.')
 				}
@@ -217,7 +220,7 @@ func modulePath(op string) string {
 		return ""
 	}
 	for _, suf := range paramSuffixes {
-		if m, ok := strings.CutSuffix(op, suf); ok && m != "" {
+		if m, ok := strings.CutSuffix(op, suf); ok && m != "" && m[0] != '.' && m[len(m)-1] != '.' && !strings.Contains(m, "..") {
 			return m
 		}
 	}

@@ -86,17 +86,30 @@ func scaled(rs []contract.Record, f float64) []float64 {
 	return out
 }
 
-// measured returns a backend's measured GPU compute and end-to-end
-// latency per inference, each 0 when unknown.
+// measured returns a backend's measured median GPU compute time and
+// median latency per inference (timing.measured, else an --exportTimes
+// summary), each 0 when unknown.
 func measured(b *contract.Backend) (gpu, e2e float64) {
-	if b.Timing == nil || b.Timing.EndToEnd == nil {
+	if b.Timing == nil {
 		return 0, 0
 	}
-	e := b.Timing.EndToEnd
-	if e.ComputeMeanMs != nil {
-		gpu = *e.ComputeMeanMs
+	if m := b.Timing.Measured; m != nil {
+		return deref(m.GPUComputeMs.Median), deref(m.LatencyMs.Median)
 	}
-	return gpu, e.MedianMs
+	if e := b.Timing.EndToEnd; e != nil {
+		if e.ComputeMeanMs != nil {
+			gpu = *e.ComputeMeanMs
+		}
+		return gpu, e.MedianMs
+	}
+	return 0, 0
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // chooseMeasure picks the best measure both sides have: measured GPU

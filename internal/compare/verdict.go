@@ -40,18 +40,10 @@ func noise(a, b Side, p *contract.ComparisonPair) contract.Noise {
 
 func sideNoise(s Side, measure string) (float64, string) {
 	b := s.Backend
-	if measure != contract.MeasureLayerSum && b.Timing.EndToEnd != nil {
-		e := b.Timing.EndToEnd
-		pct := measuredFloorPct
-		spread := 0.0
-		if e.MedianMs > 0 {
-			spread = (e.P90Ms - e.MedianMs) / e.MedianMs * 100
+	if measure != contract.MeasureLayerSum {
+		if pct, basis, ok := measuredNoise(s, measure); ok {
+			return pct, basis
 		}
-		pct = max(pct, spread)
-		if e.Iterations > 0 && e.Iterations < 10 {
-			pct *= math.Sqrt(10 / float64(e.Iterations))
-		}
-		return pct, fmt.Sprintf("%s: %d measured inferences, p90 %+.1f %% over the median", s.Name, e.Iterations, spread)
 	}
 	iters := int64(1)
 	if b.Count != nil && *b.Count > 0 {
@@ -306,4 +298,50 @@ func article(w string) string {
 		return "an " + w
 	}
 	return "a " + w
+}
+
+// measuredNoise is the noise of a measured median: its spread (p90 over
+// the median, else 1.28 × the coefficient of variation), at least
+// measuredFloorPct, larger when there are few samples.
+func measuredNoise(s Side, measure string) (float64, string, bool) {
+	t := s.Backend.Timing
+	var median, p90 float64
+	var cv *float64
+	samples, source := 0, ""
+	what := "GPU compute"
+	switch {
+	case t.Measured != nil:
+		st := t.Measured.GPUComputeMs
+		if measure == contract.MeasureEndToEnd {
+			st, what = t.Measured.LatencyMs, "latency"
+		}
+		median, p90, cv = deref(st.Median), deref(st.P90), t.Measured.CV
+		if t.Measured.Samples != nil {
+			samples = *t.Measured.Samples
+		}
+		source = t.Measured.Source.Kind
+	case t.EndToEnd != nil:
+		median, p90, samples, source, what = t.EndToEnd.MedianMs, t.EndToEnd.P90Ms, t.EndToEnd.Iterations, "export_times", "latency"
+	default:
+		return 0, "", false
+	}
+	if median <= 0 {
+		return 0, "", false
+	}
+	spread, how := 0.0, "no spread recorded"
+	switch {
+	case p90 > 0:
+		spread, how = (p90-median)/median*100, fmt.Sprintf("%s p90 %+.1f %% over the median", what, (p90-median)/median*100)
+	case cv != nil:
+		spread, how = 1.28**cv*100, fmt.Sprintf("%s cv %.1f %%", what, *cv*100)
+	}
+	pct := max(measuredFloorPct, spread)
+	n := "an unknown number of"
+	if samples > 0 {
+		n = strconv.Itoa(samples)
+		if samples < 10 {
+			pct *= math.Sqrt(10 / float64(samples))
+		}
+	}
+	return pct, fmt.Sprintf("%s: %s measured inferences (%s), %s", s.Name, n, source, how), true
 }

@@ -444,8 +444,8 @@ const (
 
 // Comparison measures: what a_ms and b_ms are.
 const (
-	MeasureGPUCompute = "gpu_compute" // measured GPU compute time per inference (both sides)
-	MeasureEndToEnd   = "end_to_end"  // measured end-to-end latency median (both sides)
+	MeasureGPUCompute = "gpu_compute" // measured median GPU compute time per inference (both sides)
+	MeasureEndToEnd   = "end_to_end"  // measured median latency per inference (both sides)
 	MeasureLayerSum   = "layer_sum"   // sums of profiled layer averages (both sides)
 )
 
