@@ -14,6 +14,7 @@ import (
 	"github.com/trtperf/trtperf/internal/cli"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/report"
 )
 
 // packageCLI runs `trtperf package args...` in-process and returns the
@@ -109,6 +110,24 @@ func (p *page) viewportShot(tb testing.TB, name string) string {
 	return file
 }
 
+// elementShot saves a PNG of the element matching sel.
+func (p *page) elementShot(tb testing.TB, sel, name string) {
+	tb.Helper()
+	dir := os.Getenv("TRTPERF_ARTIFACTS")
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	buf := run(tb, p, chromedp.Screenshot(chromedp.CSS(sel)))
+	file := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(file, buf, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("screenshot: %s", file)
+}
+
 // TestCorpusFirstScreen: at 1280×800 and 1920×1080 the first screen of
 // three corpus reports holds the latency, the top findings and the Pareto
 // chart (their tops are above the fold), with no console errors; the
@@ -135,6 +154,82 @@ func TestCorpusFirstScreen(t *testing.T) {
 				p.viewportShot(t, "first-screen-"+c)
 			}
 		}
+	}
+	noJSErrors(t, p)
+}
+
+// edgeReport mirrors window.__trtperf.edgeReport().
+type edgeReport struct {
+	Engine      string
+	Edges       int
+	Hidden      [][]int // producer, consumer, the layer whose box the edge crosses
+	Boundary    int     // edges where the precision changes
+	Conversions int     // reformat / Q/DQ nodes marked
+	RankSpan    []int   // per edge, how many rows it spans
+}
+
+// TestCorpusGraphMobileNetV2 is acceptance 2: on the MobileNetV2 QAT case
+// every edge, residual (skip) edges included, is routed clear of the other
+// nodes (checked on the edge geometry, not on pixels), and every reformat
+// and Q/DQ layer and every precision change is marked.
+func TestCorpusGraphMobileNetV2(t *testing.T) {
+	src := filepath.Join(corpustest.Dir(t), "trex-mobilenetv2-qat-titanrtx")
+	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, 120*time.Second)
+	p.do(t, chromedp.EmulateViewport(1280, 800))
+	p.open(t, fileURL(dir))
+	for bi, b := range d.Results {
+		p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi))
+		p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+		if got := p.attr(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi), "aria-selected"); got != "true" {
+			t.Errorf("%s: tab aria-selected=%q", b.Label, got)
+		}
+		r := eval[edgeReport](t, p, `window.__trtperf.edgeReport()`)
+		if r.Engine != "dagre" || r.Edges != len(b.Graph.Edges) {
+			t.Errorf("%s: %s layout with %d edges, want dagre with all %d", b.Label, r.Engine, r.Edges, len(b.Graph.Edges))
+		}
+		for _, h := range r.Hidden {
+			t.Errorf("%s: edge %q → %q runs through %q", b.Label, b.Layers[h[0]].Name, b.Layers[h[1]].Name, b.Layers[h[2]].Name)
+		}
+		skips := 0
+		for _, s := range r.RankSpan {
+			if s > 1 {
+				skips++
+			}
+		}
+		// MobileNetV2 has 10 residual connections; each is an edge that
+		// skips at least one row.
+		if skips < 10 {
+			t.Errorf("%s: %d edges skip a row, want the 10 residuals at least", b.Label, skips)
+		}
+		conv, boundary := 0, 0
+		prec := map[int]string{}
+		for _, rec := range b.Records {
+			prec[rec.Layer] = rec.Precision
+			if report.IsConversionType(rec.LayerType) {
+				conv++
+			}
+		}
+		for _, e := range b.Graph.Edges {
+			if prec[e[0]] != prec[e[1]] {
+				boundary++
+			}
+		}
+		if r.Conversions != conv || r.Boundary != boundary {
+			t.Errorf("%s: %d conversion nodes and %d precision-change edges marked, want %d and %d", b.Label, r.Conversions, r.Boundary, conv, boundary)
+		}
+		// Zoom in on the first residual so the shot shows edge labels.
+		for k, sp := range r.RankSpan {
+			if sp > 1 {
+				p.do(t, js(fmt.Sprintf(`window.__trtperf.select(%d)`, b.Graph.Edges[k][1])))
+				break
+			}
+		}
+		p.elementShot(t, "#explorer", "graph-mobilenetv2-"+b.Label)
 	}
 	noJSErrors(t, p)
 }

@@ -39,9 +39,20 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (m) pkgs.set(m[1], join(here, "node_modules", m[1]));
 }
+// A bundled package's prebuilt dist may inline its own dependencies
+// (dagre's inlines graphlib): their licences apply too.
+for (const [, dir] of [...pkgs]) {
+  const deps = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies || {};
+  for (const d of Object.keys(deps)) {
+    const p = join(here, "node_modules", d);
+    if (existsSync(p)) pkgs.set(d, p);
+  }
+}
 const lines = ["The trtperf report app (assets/app.js, assets/app.css) is trtperf's own code, under trtperf's MIT licence (LICENSE at the repository root)."];
 if (pkgs.size === 0) {
   lines.push("It bundles no third-party libraries, so no third-party licences apply.");
+} else {
+  lines.push("assets/app.js also bundles these libraries, each under its own licence (file beside this one):");
 }
 for (const [name, dir] of [...pkgs].sort()) {
   const pj = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));

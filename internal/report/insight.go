@@ -75,6 +75,10 @@ type conversions struct {
 	List   []conversion `json:"list"`
 }
 
+// IsConversionType reports whether a layer type only converts storage
+// (reformat, quantize, dequantize); the report marks these in the graph.
+func IsConversionType(layerType string) bool { return conversionKind(layerType) != "" }
+
 // conversionKind says whether a layer type is a storage conversion.
 func conversionKind(layerType string) string {
 	t := strings.ToLower(layerType)

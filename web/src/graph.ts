@@ -1,9 +1,9 @@
 // The interactive graph: canvas rendering of a layout with zoom, pan,
 // click-to-select, search, colouring by type or time, and collapsed groups
 // for big engines that expand when clicked.
-import { h, clear, ellipsis } from "./dom";
+import { h, clear, ellipsis, fmtMs, fmtPct } from "./dom";
 import { groupLayers, layout, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
-import type { Model } from "./model";
+import { distinct, type Model } from "./model";
 
 /** Engines above this many layers start grouped. */
 export const COLLAPSE_ABOVE = 2000;
@@ -13,7 +13,51 @@ const MINI_W = 160;
 const MINI_H = 200;
 const MINI_MIN_W = 48;
 
-const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6", "#d37295"];
+/** A layer type's colour from a hash of its name: the same type has the
+ *  same colour in every report, whatever else the engine holds. */
+export function typeColor(t: string): string {
+  let hsh = 2166136261;
+  for (let i = 0; i < t.length; i++) {
+    hsh ^= t.charCodeAt(i);
+    hsh = Math.imul(hsh, 16777619);
+  }
+  const u = hsh >>> 0;
+  return `hsl(${u % 360}, ${55 + ((u >>> 9) % 20)}%, ${64 + ((u >>> 17) % 12)}%)`;
+}
+
+/** Fixed colours per precision (light enough for dark text). */
+const PRECISION: Record<string, string> = {
+  FP32: "#8fb8e8", TF32: "#a9c7ee", FP16: "#8fd19e", BF16: "#b6e3a0", FP8: "#d3a6e8", FP4: "#e8a6d6",
+  INT8: "#f5b971", INT4: "#f2d06b", INT32: "#c9c9c9", INT64: "#b0b0b0", BOOL: "#e0d2b0", Mixed: "#e8e39a",
+};
+
+export function precisionColor(p: string): string {
+  return PRECISION[p] || PRECISION[p.toUpperCase()] || "#d9d9d9";
+}
+
+/** Reformat, quantize and dequantize layers: storage conversions. */
+export function isConversion(type: string): boolean {
+  return /reformat|quantiz/i.test(type);
+}
+
+/** Short form of a tensor label "dims|format" for drawing on an edge. */
+export function shortLabel(label: string): string {
+  const bar = label.indexOf("|");
+  const dims = bar >= 0 ? label.slice(0, bar) : label;
+  const f = bar >= 0 ? label.slice(bar + 1) : "";
+  const dt = /int8/i.test(f) ? "INT8" : /fp16|half/i.test(f) ? "FP16" : /bf16/i.test(f) ? "BF16" : /fp8|e4m3/i.test(f) ? "FP8" : /int32/i.test(f) ? "INT32" : /int64/i.test(f) ? "INT64" : /bool/i.test(f) ? "BOOL" : /fp32|float/i.test(f) ? "FP32" : "";
+  const vec = f.match(/(\w+)[- ]wide channel vectorized/i);
+  const words: Record<string, string> = { two: "2", four: "4", eight: "8", sixteen: "16", "thirty-two": "32", thirty: "32" };
+  let layout = "";
+  if (vec) layout = `C/${words[vec[1].toLowerCase()] || vec[1]}`;
+  else if (/channel major|hwc/i.test(f)) layout = "HWC";
+  else if (/row major linear|linear/i.test(f)) layout = "linear";
+  else {
+    const m = f.match(/\b(N?C?[HWDC/0-9]{2,})\b/);
+    if (m) layout = m[1];
+  }
+  return [dims, dt, layout].filter((x) => x).join(" ");
+}
 
 export class GraphView {
   readonly el: HTMLElement;
@@ -30,8 +74,12 @@ export class GraphView {
   private ty = 0;
   private w = 0;
   private hgt = 0;
-  private colorBy: "type" | "time" = "type";
+  private colorBy: "type" | "time" | "precision" = "type";
   private typeColor = new Map<string, string>();
+  private types: string[] = []; // present types, most frequent first (legend order only)
+  private conv: Uint8Array; // per layer: a storage conversion
+  private tip: HTMLElement;
+  private alt: HTMLElement;
   private selected = -1;
   private highlight: Set<number> | null = null;
   /** highlighted layers per group, so a collapsed group can show that it holds some */
@@ -50,13 +98,18 @@ export class GraphView {
 
   constructor(m: Model) {
     this.m = m;
-    let k = 0;
     const counts = new Map<string, number>();
     for (const t of m.type) counts.set(t, (counts.get(t) || 0) + 1);
-    for (const [t] of [...counts.entries()].sort((a, b) => b[1] - a[1])) this.typeColor.set(t, PALETTE[k++ % PALETTE.length]);
-    if (!m.timed) this.colorBy = "type";
+    this.types = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map((e) => e[0]);
+    for (const t of this.types) this.typeColor.set(t, typeColor(t));
+    this.conv = new Uint8Array(m.n);
+    for (let i = 0; i < m.n; i++) if (isConversion(m.type[i])) this.conv[i] = 1;
 
-    this.canvas = h("canvas", { id: "graph-canvas", attrs: { "aria-label": "Layer graph", tabindex: "0" } });
+    this.alt = h("p", { class: "sr-only", id: "graph-alt", attrs: { "aria-live": "polite" } });
+    this.canvas = h("canvas", { id: "graph-canvas", attrs: { role: "img", "aria-roledescription": "layer graph", "aria-describedby": "graph-alt graph-help",
+      "aria-label": `Layer graph of ${m.n} layers. Arrow keys move between connected layers; the Table view lists every layer as text.`, tabindex: "0" } });
+    this.tip = h("div", { class: "graph-tip", id: "graph-tip", attrs: { role: "tooltip" } });
+    this.tip.hidden = true;
     this.ctx = this.canvas.getContext("2d")!;
     const search = h("input", { id: "graph-search", class: "filter", attrs: { type: "search", placeholder: "Find layer (Enter = next)", "aria-label": "Find layer in graph" } });
     search.addEventListener("keydown", (ev) => {
@@ -64,9 +117,10 @@ export class GraphView {
     });
     const color = h("select", { id: "graph-color", class: "filter", attrs: { "aria-label": "Colour by" } },
       h("option", { text: "Colour: layer type", attrs: { value: "type" } }),
+      h("option", { text: "Colour: precision", attrs: { value: "precision" } }),
       m.timed ? h("option", { text: "Colour: time", attrs: { value: "time" } }) : null);
     color.addEventListener("change", () => {
-      this.colorBy = color.value as "type" | "time";
+      this.colorBy = color.value as "type" | "time" | "precision";
       this.drawLegend();
       this.schedule();
     });
@@ -83,8 +137,10 @@ export class GraphView {
     this.marks = h("div", { class: "graph-marks", id: "graph-marks", attrs: { "aria-live": "polite" } });
     this.mini = h("canvas", { id: "graph-minimap", class: "minimap", title: "Overview: click or drag to move the view", attrs: { "aria-label": "Graph overview" } });
     this.mini.hidden = true;
-    const wrap = h("div", { class: "canvas-wrap" }, this.canvas, this.mini);
-    this.el = h("div", { class: "graph" }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), this.marks, wrap, this.legend);
+    const wrap = h("div", { class: "canvas-wrap" }, this.canvas, this.mini, this.tip);
+    const help = h("p", { class: "muted graph-help", id: "graph-help",
+      text: "Drag to pan, wheel to zoom, click a node to open it. Keys: ↑ producer, ↓ consumer, ← → neighbours in the row, Enter opens a group, + − zoom. Dashed orange: format conversions (reformat, Q/DQ) and edges where the precision changes." });
+    this.el = h("div", { class: "graph", attrs: { role: "group", "aria-label": "Graph view" } }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), this.marks, wrap, this.legend, help, this.alt);
 
     this.regroup(group.value, false);
     this.drawLegend();
@@ -96,7 +152,37 @@ export class GraphView {
     this.selected = layer;
     this.centreOn(layer);
     this.updateMarks();
+    if (layer >= 0 && layer < this.m.n) this.alt.textContent = "Selected: " + this.describe(this.lay.nodeOf[layer]).join("; ");
     this.schedule();
+  }
+
+  /** Test hook: how edges are drawn. For every edge, whether its route
+   *  crosses the box of a node other than its two ends (a skip edge drawn
+   *  through the nodes it skips would be invisible), and the marks. */
+  edgeReport(): { engine: string; edges: number; hidden: number[][]; boundary: number; conversions: number; rankSpan: number[] } {
+    const lay = this.lay;
+    const hidden: number[][] = [];
+    const span: number[] = [];
+    let boundary = 0;
+    for (let k = 0; k < lay.edges.length; k += 2) {
+      const a = lay.edges[k];
+      const b = lay.edges[k + 1];
+      if (this.isBoundary(k)) boundary++;
+      span.push(Math.abs(lay.rank[b] - lay.rank[a]));
+      const p = lay.paths ? lay.paths[k / 2] : Float32Array.of(lay.x[a] + NODE_W / 2, lay.y[a] + NODE_H, lay.x[b] + NODE_W / 2, lay.y[b]);
+      for (let v = 0; v < lay.count; v++) {
+        if (v === a || v === b) continue;
+        let hit = false;
+        for (let i = 0; i + 3 < p.length && !hit; i += 2) hit = segmentHitsBox(p[i], p[i + 1], p[i + 2], p[i + 3], lay.x[v] + 1, lay.y[v] + 1, lay.x[v] + NODE_W - 1, lay.y[v] + NODE_H - 1);
+        if (hit) {
+          hidden.push([lay.layer[a], lay.layer[b], lay.layer[v]]);
+          break;
+        }
+      }
+    }
+    let conversions = 0;
+    for (let v = 0; v < lay.count; v++) if (lay.layer[v] >= 0 && this.conv[lay.layer[v]]) conversions++;
+    return { engine: lay.engine, edges: lay.edges.length / 2, hidden, boundary, conversions, rankSpan: span };
   }
 
   setHighlight(layers: Set<number> | null): void {
@@ -313,8 +399,17 @@ export class GraphView {
       down = { x: ev.clientX, y: ev.clientY, tx: this.tx, ty: this.ty, moved: false };
       this.canvas.setPointerCapture(ev.pointerId);
     });
+    this.canvas.addEventListener("pointerleave", () => {
+      this.tip.hidden = true;
+    });
+    this.canvas.addEventListener("keydown", (ev) => this.key(ev));
     this.canvas.addEventListener("pointermove", (ev) => {
-      if (!down) return;
+      if (!down) {
+        const r = this.canvas.getBoundingClientRect();
+        this.hover(ev.clientX - r.left, ev.clientY - r.top);
+        return;
+      }
+      this.tip.hidden = true;
       const dx = ev.clientX - down.x;
       const dy = ev.clientY - down.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) down.moved = true;
@@ -419,6 +514,110 @@ export class GraphView {
     ctx.strokeRect(x + 0.75, y + 0.75, w - 1.5, hh - 1.5);
   }
 
+  /** The node at a layout point, or -1. */
+  private nodeAt(wx: number, wy: number): number {
+    const lay = this.lay;
+    for (let v = 0; v < lay.count; v++) {
+      if (wx >= lay.x[v] && wx <= lay.x[v] + NODE_W && wy >= lay.y[v] && wy <= lay.y[v] + NODE_H) return v;
+    }
+    return -1;
+  }
+
+  /** What a node is, in one line per fact (tooltip and text alternative). */
+  describe(v: number): string[] {
+    const lay = this.lay;
+    const m = this.m;
+    const l = lay.layer[v];
+    if (l < 0) {
+      const g = lay.group[v];
+      return [`Group ${this.grouping!.names[g]}`, `${this.grouping!.sizes[g].toLocaleString("en-US")} layers${m.timed ? " · " + fmtMs(lay.time[v], 4) : ""}`, "click or Enter to expand"];
+    }
+    const out = [m.names[l], `${m.type[l]} · ${m.precision[l]}${m.timed ? ` · ${fmtMs(m.avg[l], 4)} (${fmtPct(m.pct[l])})` : ""}`];
+    if (this.conv[l]) out.push("format conversion (reformat / Q/DQ)");
+    const k = m.outStart[l];
+    if (k < m.outStart[l + 1] && m.outLabel[k] >= 0) out.push("output " + shortLabel(m.strings[m.outLabel[k]]));
+    out.push(`${m.inStart[l + 1] - m.inStart[l]} producer(s), ${m.outStart[l + 1] - m.outStart[l]} consumer(s)`);
+    return out;
+  }
+
+  private hover(cx: number, cy: number): void {
+    const v = this.nodeAt((cx - this.tx) / this.s, (cy - this.ty) / this.s);
+    if (v < 0) {
+      this.tip.hidden = true;
+      return;
+    }
+    clear(this.tip);
+    this.describe(v).forEach((line, i) => this.tip.appendChild(h("div", { class: i === 0 ? "mono" : "", text: line })));
+    this.tip.hidden = false;
+    const left = Math.min(cx + 14, Math.max(0, this.w - 360));
+    this.tip.style.left = left + "px";
+    this.tip.style.top = Math.min(cy + 14, Math.max(0, this.hgt - 90)) + "px";
+  }
+
+  /** Keyboard: ↑ first producer, ↓ first consumer, ← → neighbour in the
+   *  same row, Enter expands a group, + − zoom, 0 fits. */
+  private key(ev: KeyboardEvent): void {
+    const lay = this.lay;
+    const m = this.m;
+    if (ev.key === "+" || ev.key === "=" || ev.key === "-") {
+      this.zoomAt(this.w / 2, this.hgt / 2, ev.key === "-" ? 0.8 : 1.25);
+      this.schedule();
+      ev.preventDefault();
+      return;
+    }
+    if (ev.key === "0") {
+      this.fit(true);
+      ev.preventDefault();
+      return;
+    }
+    const cur = this.selected;
+    if (cur < 0) {
+      if (!["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter"].includes(ev.key)) return;
+      ev.preventDefault();
+      if (m.n) this.onSelect(m.order[0]);
+      return;
+    }
+    const v = lay.nodeOf[cur];
+    let next = -1;
+    if (ev.key === "Enter") {
+      if (lay.layer[v] < 0) this.click(lay.x[v] + 1, lay.y[v] + 1);
+      ev.preventDefault();
+      return;
+    }
+    if (ev.key === "ArrowUp" || ev.key === "ArrowDown") {
+      const [st, adj] = ev.key === "ArrowUp" ? [m.inStart, m.inAdj] : [m.outStart, m.outAdj];
+      for (let k = st[cur]; k < st[cur + 1]; k++) {
+        if (lay.nodeOf[adj[k]] !== v) {
+          next = adj[k];
+          break;
+        }
+      }
+    } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+      const dir = ev.key === "ArrowLeft" ? -1 : 1;
+      let best = -1;
+      let bestD = Infinity;
+      for (let u = 0; u < lay.count; u++) {
+        if (u === v || Math.abs(lay.y[u] - lay.y[v]) > 1) continue;
+        const d = (lay.x[u] - lay.x[v]) * dir;
+        if (d > 0 && d < bestD) {
+          bestD = d;
+          best = u;
+        }
+      }
+      if (best >= 0) next = lay.layer[best] >= 0 ? lay.layer[best] : this.firstOfGroup(lay.group[best]);
+    } else {
+      return;
+    }
+    ev.preventDefault();
+    if (next >= 0) this.onSelect(next);
+  }
+
+  private firstOfGroup(g: number): number {
+    let first = -1;
+    for (let i = 0; i < this.m.n; i++) if (this.grouping!.of[i] === g && (first < 0 || this.m.pos[i] < this.m.pos[first])) first = i;
+    return first;
+  }
+
   private click(wx: number, wy: number): void {
     const lay = this.lay;
     for (let v = 0; v < lay.count; v++) {
@@ -439,31 +638,60 @@ export class GraphView {
 
   private color(v: number): string {
     const lay = this.lay;
-    if (this.colorBy === "time" && this.m.timed) {
-      const t = lay.time[v];
-      const max = this.m.maxAvg || 1;
-      const f = Math.max(0, Math.min(1, Math.log10(1 + (9 * t) / max)));
-      const hue = 220 - 220 * f;
-      return `hsl(${hue.toFixed(0)}, 70%, ${(80 - 30 * f).toFixed(0)}%)`;
-    }
+    if (this.colorBy === "time" && this.m.timed) return GraphView.timeColor(lay.time[v], this.m.maxAvg);
     const l = lay.layer[v];
     if (l < 0) return "#cfd8e3";
+    if (this.colorBy === "precision") return precisionColor(this.m.precision[l]);
     return this.typeColor.get(this.m.type[l]) || "#999";
+  }
+
+  /** An edge between two layers whose precisions differ (a Q/DQ or
+   *  reformat boundary), k indexing lay.edges pairs. */
+  private isBoundary(k: number): boolean {
+    const a = this.lay.layer[this.lay.edges[k]];
+    const b = this.lay.layer[this.lay.edges[k + 1]];
+    if (a < 0 || b < 0) return false;
+    const pa = this.m.precision[a];
+    const pb = this.m.precision[b];
+    return pa !== pb && pa !== "unknown" && pb !== "unknown";
+  }
+
+  /** Time colour of a value in [0, max] (log scale). */
+  private static timeColor(t: number, max: number): string {
+    const f = Math.max(0, Math.min(1, Math.log10(1 + (9 * t) / (max || 1))));
+    return `hsl(${(220 - 220 * f).toFixed(0)}, 70%, ${(80 - 30 * f).toFixed(0)}%)`;
   }
 
   private drawLegend(): void {
     clear(this.legend);
+    const item = (color: string, text: string, cls = "swatch") => {
+      const sw = h("span", { class: cls });
+      sw.style.background = color;
+      this.legend.appendChild(h("span", { class: "legend-item" }, sw, text));
+    };
     if (this.colorBy === "time") {
-      this.legend.appendChild(h("span", { class: "muted", text: "blue: fast · red: slowest layer (log scale); groups sum their layers" }));
-      return;
+      const max = this.m.maxAvg || 0;
+      const bar = h("span", { class: "time-scale", id: "time-scale" });
+      const stops: string[] = [];
+      for (let i = 0; i <= 10; i++) stops.push(GraphView.timeColor((max * i) / 10, max));
+      bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+      this.legend.appendChild(h("span", { class: "legend-item" }, h("span", { text: "0 ms" }), bar,
+        h("span", { text: `${fmtMs(max, 4)} (slowest layer; log scale, groups sum their layers)` })));
+    } else if (this.colorBy === "precision") {
+      for (const p of distinct(this.m.precision)) item(precisionColor(p), p);
+    } else {
+      let k = 0;
+      for (const t of this.types) {
+        if (k++ >= 14) {
+          this.legend.appendChild(h("span", { class: "muted", text: `+${this.types.length - 14} more types (colour from the type name, the same in every report)` }));
+          break;
+        }
+        item(this.typeColor.get(t)!, t);
+      }
     }
-    let k = 0;
-    for (const [t, c] of this.typeColor) {
-      if (k++ >= 12) break;
-      const sw = h("span", { class: "swatch" });
-      sw.style.background = c;
-      this.legend.appendChild(h("span", { class: "legend-item" }, sw, t));
-    }
+    const conv = h("span", { class: "swatch conv" });
+    this.legend.appendChild(h("span", { class: "legend-item" }, conv, "⇄ conversion (reformat, Q/DQ)"));
+    this.legend.appendChild(h("span", { class: "legend-item" }, h("span", { class: "edge-boundary" }), "precision changes on this edge"));
     if (this.grouping) {
       const sw = h("span", { class: "swatch group" });
       this.legend.appendChild(h("span", { class: "legend-item" }, sw, "group (click to expand)"));
@@ -477,7 +705,8 @@ export class GraphView {
     const lay = this.lay;
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = "#fbfcfe";
+    const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    ctx.fillStyle = dark ? "#151a21" : "#fbfcfe";
     ctx.fillRect(0, 0, this.w, this.hgt);
     ctx.setTransform(dpr * this.s, 0, 0, dpr * this.s, dpr * this.tx, dpr * this.ty);
     const x0 = -this.tx / this.s - NODE_W;
@@ -485,24 +714,90 @@ export class GraphView {
     const y0 = -this.ty / this.s - NODE_H;
     const y1 = (this.hgt - this.ty) / this.s;
 
-    ctx.strokeStyle = "rgba(90,100,120,0.45)";
-    ctx.lineWidth = 1 / Math.max(this.s, 0.5);
-    ctx.beginPath();
     const E = lay.edges.length;
-    for (let k = 0; k < E; k += 2) {
+    const visible = (k: number) => {
       const a = lay.edges[k];
       const b = lay.edges[k + 1];
       const ya = lay.y[a] + NODE_H;
       const yb = lay.y[b];
-      if ((ya < y0 && yb < y0) || (ya > y1 + NODE_H && yb > y1 + NODE_H)) continue;
+      if ((ya < y0 && yb < y0) || (ya > y1 + NODE_H && yb > y1 + NODE_H)) return false;
       const xa = lay.x[a] + NODE_W / 2;
       const xb = lay.x[b] + NODE_W / 2;
-      if ((xa < x0 && xb < x0) || (xa > x1 + NODE_W && xb > x1 + NODE_W)) continue;
+      // A routed edge may swing wide of its ends: only plain curves are
+      // culled sideways.
+      if (!lay.paths && ((xa < x0 && xb < x0) || (xa > x1 + NODE_W && xb > x1 + NODE_W))) return false;
+      return true;
+    };
+    const trace = (k: number) => {
+      const a = lay.edges[k];
+      const b = lay.edges[k + 1];
+      const p = lay.paths ? lay.paths[k / 2] : null;
+      if (p && p.length >= 4) {
+        ctx.moveTo(p[0], p[1]);
+        for (let i = 2; i < p.length; i += 2) ctx.lineTo(p[i], p[i + 1]);
+        return;
+      }
+      const xa = lay.x[a] + NODE_W / 2;
+      const xb = lay.x[b] + NODE_W / 2;
+      const ya = lay.y[a] + NODE_H;
+      const yb = lay.y[b];
       const my = (ya + yb) / 2;
       ctx.moveTo(xa, ya);
       ctx.bezierCurveTo(xa, my, xb, my, xb, yb);
+    };
+    ctx.strokeStyle = dark ? "rgba(190,200,215,0.6)" : "rgba(70,80,100,0.55)";
+    ctx.lineWidth = 1.2 / Math.max(this.s, 0.5);
+    ctx.beginPath();
+    const boundary: number[] = [];
+    for (let k = 0; k < E; k += 2) {
+      if (!visible(k)) continue;
+      if (this.isBoundary(k)) {
+        boundary.push(k);
+        continue;
+      }
+      trace(k);
     }
     ctx.stroke();
+    if (boundary.length) {
+      ctx.strokeStyle = "#d9730d";
+      ctx.lineWidth = 2.2 / Math.max(this.s, 0.5);
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      for (const k of boundary) trace(k);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    // Arrowheads where the edge enters its consumer.
+    if (this.s >= 0.5) {
+      ctx.fillStyle = dark ? "rgba(190,200,215,0.8)" : "rgba(70,80,100,0.8)";
+      ctx.beginPath();
+      for (let k = 0; k < E; k += 2) {
+        if (!visible(k)) continue;
+        const b = lay.edges[k + 1];
+        const p = lay.paths ? lay.paths[k / 2] : null;
+        const ex = p && p.length >= 2 ? p[p.length - 2] : lay.x[b] + NODE_W / 2;
+        const ey = lay.y[b];
+        ctx.moveTo(ex, ey);
+        ctx.lineTo(ex - 4, ey - 7);
+        ctx.lineTo(ex + 4, ey - 7);
+        ctx.closePath();
+      }
+      ctx.fill();
+    }
+    // Tensor labels (shape, data type, format) when zoomed in enough to read.
+    if (this.s >= 0.7 && lay.lx && lay.ly) {
+      ctx.font = "10px system-ui, sans-serif";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = dark ? "#c8d0dc" : "#3b4656";
+      for (let k = 0; k < E; k += 2) {
+        const id = lay.edgeLabel[k / 2];
+        if (id < 0 || !visible(k)) continue;
+        const lx = lay.lx[k / 2];
+        const ly = lay.ly[k / 2];
+        if (!isFinite(lx)) continue;
+        ctx.fillText(ellipsis(shortLabel(this.m.strings[id]), 28), lx, ly);
+      }
+    }
 
     const labels = this.s >= 0.45;
     const maxChars = Math.floor((NODE_W - 10) / 6.4);
@@ -521,6 +816,12 @@ export class GraphView {
         ctx.strokeStyle = "#53606f";
         ctx.lineWidth = 2;
         ctx.strokeRect(x + 3, y + 3, NODE_W - 6, NODE_H - 6);
+      } else if (this.conv[l]) {
+        ctx.strokeStyle = "#d9730d";
+        ctx.lineWidth = 2.5;
+        ctx.setLineDash([5, 3]);
+        ctx.strokeRect(x + 1, y + 1, NODE_W - 2, NODE_H - 2);
+        ctx.setLineDash([]);
       }
       const hlIn = l < 0 && this.hlCount ? this.hlCount[lay.group[v]] : 0;
       const hl = hlIn > 0 || (this.highlight !== null && l >= 0 && this.highlight.has(l));
@@ -538,7 +839,7 @@ export class GraphView {
       if (labels) {
         ctx.fillStyle = "#111";
         let text: string;
-        if (l >= 0) text = this.m.names[l];
+        if (l >= 0) text = (this.conv[l] ? "⇄ " : "") + this.m.names[l];
         else text = `▸ ${this.grouping!.names[lay.group[v]]} (${this.grouping!.sizes[lay.group[v]]})`;
         ctx.fillText(ellipsis(text, maxChars), x + 5, y + NODE_H / 2);
       }
@@ -567,4 +868,26 @@ export class GraphView {
     }
     this.drawMini();
   }
+}
+
+/** Whether segment (x0,y0)-(x1,y1) meets the box [bx0,bx1]×[by0,by1]
+ *  (Liang–Barsky clipping). */
+export function segmentHitsBox(x0: number, y0: number, x1: number, y1: number, bx0: number, by0: number, bx1: number, by1: number): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = x1 - x0;
+  const dy = y1 - y0;
+  const clip = (p: number, q: number) => {
+    if (p === 0) return q >= 0;
+    const r = q / p;
+    if (p < 0) {
+      if (r > t1) return false;
+      if (r > t0) t0 = r;
+    } else {
+      if (r < t0) return false;
+      if (r < t1) t1 = r;
+    }
+    return true;
+  };
+  return clip(-dx, x0 - bx0) && clip(dx, bx1 - x0) && clip(-dy, y0 - by0) && clip(dy, by1 - y0) && t0 <= t1;
 }

@@ -1,8 +1,13 @@
 // Graph layout: a layered drawing of the DAG over "visible nodes" (a layer,
-// or a collapsed group of layers). Everything here is linear in nodes and
-// edges (plus one sort per rank), so a 10^5-layer engine lays out in tens
-// of milliseconds.
+// or a collapsed group of layers). Up to DAGRE_MAX visible nodes the layout
+// is dagre's (Sugiyama: crossing reduction, branches side by side, long
+// edges routed around nodes, so skip and residual edges stay visible);
+// above that a linear-time longest-path layout keeps 10^5 nodes responsive.
+import dagre from "@dagrejs/dagre";
 import type { Model } from "./model";
+
+/** Largest visible-node count laid out by dagre. */
+export const DAGRE_MAX = 1500;
 
 export const NODE_W = 190;
 export const NODE_H = 30;
@@ -29,8 +34,16 @@ export interface Layout {
   rank: Int32Array;
   time: Float64Array; // summed avg ms per node (NaN untimed)
   edges: Int32Array; // pairs u, v
+  /** per edge: id in m.strings of its tensor label, -1 unknown */
+  edgeLabel: Int32Array;
+  /** per edge: route points x0,y0,x1,y1,... (dagre), or null for a plain curve */
+  paths: Float32Array[] | null;
+  /** per edge: where its label starts (dagre), or null */
+  lx: Float32Array | null;
+  ly: Float32Array | null;
   width: number;
   height: number;
+  engine: "dagre" | "longest-path";
 }
 
 /** Lays out the graph with collapsed groups drawn as one node each. */
@@ -71,6 +84,7 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
   // turned backwards (they would make a cycle), and duplicates.
   const seen = new Set<number>();
   const tmp: number[] = [];
+  const labs: number[] = [];
   for (let u = 0; u < n; u++) {
     const a = nodeOf[u];
     for (let k = m.outStart[u]; k < m.outStart[u + 1]; k++) {
@@ -80,9 +94,15 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
       if (seen.has(key)) continue;
       seen.add(key);
       tmp.push(a, b);
+      // A group-to-group edge stands for many tensors: no label.
+      labs.push(layerOfNode[a] >= 0 && layerOfNode[b] >= 0 ? m.outLabel[k] : -1);
     }
   }
   const edges = Int32Array.from(tmp);
+  const edgeLabel = Int32Array.from(labs);
+  const layerOf = layerOfNode.slice(0, count);
+  const groupOf = groupOfNode.slice(0, count);
+  if (count <= DAGRE_MAX) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
   const e = edges.length / 2;
   const start = new Int32Array(count + 1);
   const indeg = new Int32Array(count);
@@ -168,17 +188,86 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
   if (count) for (let v = 0; v < count; v++) x[v] -= minX;
   return {
     count,
-    layer: layerOfNode.slice(0, count),
-    group: groupOfNode.slice(0, count),
+    layer: layerOf,
+    group: groupOf,
     nodeOf,
     x,
     y,
     rank,
     time,
     edges,
+    edgeLabel,
+    paths: null,
+    lx: null,
+    ly: null,
     width: count ? maxX - minX + NODE_W : 0,
     height: (maxRank + 1) * (NODE_H + Y_GAP),
+    engine: "longest-path",
   };
+}
+
+/** Room reserved beside an edge for its tensor label. */
+export const LABEL_W = 150;
+export const LABEL_H = 14;
+
+function dagreLayout(count: number, layer: Int32Array, group: Int32Array, nodeOf: Int32Array, time: Float64Array, edges: Int32Array, edgeLabel: Int32Array): Layout {
+  const g = new dagre.graphlib.Graph({ multigraph: false });
+  g.setGraph({ rankdir: "TB", nodesep: X_GAP, ranksep: Y_GAP, edgesep: 12, marginx: 0, marginy: 0 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (let v = 0; v < count; v++) g.setNode(String(v), { width: NODE_W, height: NODE_H });
+  const E = edges.length / 2;
+  for (let k = 0; k < E; k++) {
+    const lab = edgeLabel[k] >= 0;
+    g.setEdge(String(edges[2 * k]), String(edges[2 * k + 1]), lab ? { width: LABEL_W, height: LABEL_H, labelpos: "r", labeloffset: 4 } : {});
+  }
+  dagre.layout(g);
+  const x = new Float32Array(count);
+  const y = new Float32Array(count);
+  const rank = new Int32Array(count);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let v = 0; v < count; v++) {
+    const nd = g.node(String(v));
+    x[v] = (nd.x ?? 0) - NODE_W / 2;
+    y[v] = (nd.y ?? 0) - NODE_H / 2;
+    rank[v] = nd.rank ?? 0;
+    minX = Math.min(minX, x[v]);
+    minY = Math.min(minY, y[v]);
+    maxX = Math.max(maxX, x[v] + NODE_W);
+    maxY = Math.max(maxY, y[v] + NODE_H);
+  }
+  const paths: Float32Array[] = new Array(E);
+  const lx = new Float32Array(E);
+  const ly = new Float32Array(E);
+  for (let k = 0; k < E; k++) {
+    const ed = g.edge(String(edges[2 * k]), String(edges[2 * k + 1]));
+    const pts: { x: number; y: number }[] = (ed && ed.points) || [];
+    lx[k] = ed && typeof ed.x === "number" ? ed.x - LABEL_W / 2 : NaN;
+    ly[k] = ed && typeof ed.y === "number" ? ed.y : NaN;
+    const p = new Float32Array(pts.length * 2);
+    pts.forEach((q, i) => {
+      p[2 * i] = q.x;
+      p[2 * i + 1] = q.y;
+      minX = Math.min(minX, q.x);
+      maxX = Math.max(maxX, q.x + (edgeLabel[k] >= 0 ? LABEL_W : 0));
+    });
+    paths[k] = p;
+  }
+  if (!count) minX = minY = maxX = maxY = 0;
+  for (let v = 0; v < count; v++) {
+    x[v] -= minX;
+    y[v] -= minY;
+  }
+  for (let k = 0; k < E; k++) {
+    lx[k] -= minX;
+    ly[k] -= minY;
+  }
+  for (const p of paths) {
+    for (let i = 0; i < p.length; i += 2) {
+      p[i] -= minX;
+      p[i + 1] -= minY;
+    }
+  }
+  return { count, layer, group, nodeOf, x, y, rank, time, edges, edgeLabel, paths, lx, ly, width: maxX - minX, height: maxY - minY, engine: "dagre" };
 }
 
 /** Groups by Myelin graph where a layer has one, else by name prefix. */

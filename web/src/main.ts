@@ -187,6 +187,7 @@ function main(): void {
     graphNodes: () => current?.graph?.nodeCount(),
     nodeState: (layer: number) => current?.graph?.nodeState(layer),
     inView: (layer: number) => current?.graph?.inView(layer),
+    edgeReport: () => current?.graph?.edgeReport(),
     rows: () => Array.from(current?.table?.visibleRows() || []),
   };
 }

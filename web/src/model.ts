@@ -24,6 +24,9 @@ export interface Model {
   outAdj: Int32Array;
   inStart: Int32Array;
   inAdj: Int32Array;
+  /** per outAdj slot: the id in strings of the edge's tensor label ("dims|format"), -1 unknown */
+  outLabel: Int32Array;
+  strings: string[];
   maxAvg: number;
   myelin: Int32Array; // Myelin graph id per layer, -1 when none
 }
@@ -67,16 +70,20 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
     inStart[i + 1] += inStart[i];
   }
   const outAdj = new Int32Array(outStart[n]);
+  const outLabel = new Int32Array(outStart[n]).fill(-1);
+  const lab = c.edge_label || [];
   const inAdj = new Int32Array(inStart[n]);
   const oFill = outStart.slice(0, n);
   const iFill = inStart.slice(0, n);
   for (let k = 0; k < e.length; k += 2) {
-    outAdj[oFill[e[k]]++] = e[k + 1];
+    const slot = oFill[e[k]]++;
+    outAdj[slot] = e[k + 1];
+    if (k / 2 < lab.length) outLabel[slot] = lab[k / 2];
     inAdj[iFill[e[k + 1]]++] = e[k];
   }
   return {
     b, bi, n, names: c.names, type, precision, tactic, subgraph, avg, pct, pos, order,
-    timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, myelin: Int32Array.from(c.myelin),
+    timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin),
   };
 }
 
