@@ -38,13 +38,22 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	var msgs messages
 	in := readInputs(b)
 
+	// Without usable layer info the profile alone still says where the time
+	// goes (profile_only); of a file of several runs, the first.
+	layerMissing := b.LayerPath == "" || in.infoErr != nil || in.info.NamesOnly || len(in.info.Layers) == 0
+	var concatCode, concatText string
+	if layerMissing && in.firstProf != nil {
+		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.profErr)
+		in.prof, in.profErr = in.firstProf, nil
+	}
+
 	// Layer side first, so the message that says what to do comes first.
 	var layers []engine.Layer
 	optProfiles := []int{0}
 	chosenProfile := 0
 	switch {
 	case b.LayerPath == "":
-		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or pass both files with --data LAYERS PROFILE)", b.Label, filepath.Base(b.ProfilePath), b.Label))
+		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in)))))
 	case in.infoErr != nil:
 		msgs.error(readError(sideLayerInfo, b.LayerPath, in.infoErr))
 	case in.info.NamesOnly:
@@ -54,6 +63,10 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		msgs.error(CodeNoLayers, fmt.Sprintf("layer info %s holds no layers; export it again with trtexec --profilingVerbosity=detailed --exportLayerInfo", filepath.Base(b.LayerPath)))
 	default:
 		layers, optProfiles, chosenProfile = firstOptProfile(in.info.Layers, &msgs)
+	}
+
+	if concatCode != "" {
+		msgs.warning(concatCode, concatText+"; without layer info the first run is analysed on its own")
 	}
 
 	// Profile side.
@@ -131,6 +144,8 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	failed := msgs.hasError()
 	v := &out.Validation
 	switch {
+	case failed && layerMissing && recs != nil:
+		v.Status, v.AnalysisMode = contract.StatusFailed, contract.ModeProfileOnly
 	case failed:
 		v.Status, v.AnalysisMode = contract.StatusFailed, contract.ModeUnusable
 	case recs == nil:
@@ -142,6 +157,10 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		fillTiming(&out, in.prof, recs, m, layers, facts, &msgs)
+		addEndToEnd(&out, in, b.TimesPath, &msgs)
+	}
+	if v.AnalysisMode == contract.ModeProfileOnly {
+		fillProfileOnly(&out, in.prof, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
 	addRunFacts(&out, in, b.TimesPath, &msgs)

@@ -34,7 +34,7 @@ var fixtureVariants = []struct {
 	{"duplicate-producers", gen.Options{Shape: "cnn", DuplicateProducers: 1}, "passed layer_profile", CodeAmbiguousTensor},
 	{"input-produced-by-layer", gen.Options{Shape: "cnn", Era: "trt11", InputProducedByLayer: true}, "failed unusable", CodeInputProduced},
 	{"mismatched-names", gen.Options{Shape: "cnn", MismatchNames: 3}, "failed unusable", CodeNameMismatch},
-	{"names-only", gen.Options{Shape: "cnn", NamesOnly: true}, "failed unusable", CodeNamesOnly},
+	{"names-only", gen.Options{Shape: "cnn", NamesOnly: true}, "failed profile_only", CodeNamesOnly},
 	{"list-root", gen.Options{Shape: "cnn", Root: "list"}, "passed layer_profile", ""},
 	{"latency-dict", gen.Options{Shape: "cnn", ProfileKind: "latency", Count: 5}, "passed layer_profile", CodeProfileSourceLatency},
 	{"latency-pairs", gen.Options{Shape: "cnn", ProfileKind: "latency-pairs", Count: 5}, "passed layer_profile", CodeProfileSourceLatency},

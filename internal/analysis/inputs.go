@@ -17,6 +17,9 @@ type inputs struct {
 	infoErr error
 	prof    *engine.Profile
 	profErr error
+	// firstProf is the first document of a profile file that holds
+	// several concatenated ones (profErr says how many), nil otherwise.
+	firstProf *engine.Profile
 	// times are trtexec --exportTimes records, read only when the backend
 	// has a profile (they give the real latency beside the profiled sum).
 	times    *engine.Times
@@ -43,7 +46,10 @@ func readInputs(b discover.Backend) inputs {
 		wg.Go(func() { in.info, in.infoErr = dump.ReadLayerInfo(b.LayerPath) })
 	}
 	if b.ProfilePath != "" {
-		wg.Go(func() { in.prof, in.profErr = dump.ReadProfile(b.ProfilePath) })
+		wg.Go(func() {
+			in.prof, in.profErr = dump.ReadProfile(b.ProfilePath)
+			in.firstProf = dump.FirstProfile(b.ProfilePath, in.profErr)
+		})
 		if b.TimesPath != "" {
 			wg.Go(func() { in.times, in.timesErr = dump.ReadTimes(b.TimesPath) })
 		}

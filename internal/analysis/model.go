@@ -59,7 +59,7 @@ func modelFor(id identity, b *contract.Backend, info *engine.LayerInfo) contract
 	case slices.ContainsFunc(id.components, func(c string) bool { return strings.HasPrefix(c, "vae") }):
 		m.Category, m.CategoryConfidence = CategoryDiffusionVAE, contract.ConfidenceHigh
 		m.CategoryEvidence = append(m.CategoryEvidence, contract.Evidence{Source: "folder", Detail: "component", Value: "vae", Confidence: contract.ConfidenceHigh})
-	case b.Validation.AnalysisMode != contract.ModeUnusable:
+	case b.Validation.AnalysisMode == contract.ModeLayerProfile || b.Validation.AnalysisMode == contract.ModeLayerOnly:
 		m.Category, m.CategoryConfidence, m.CategoryEvidence = findings.Category(b)
 		if m.CategoryEvidence == nil {
 			m.CategoryEvidence = []contract.Evidence{}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -234,10 +235,57 @@ func encodeNormalised(t *testing.T, d *contract.AnalyzeData, dir string, renamed
 	// Longest first, through placeholders, so no name rewrites another.
 	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
 	for i, n := range names {
-		s = strings.ReplaceAll(s, n, "\x00"+strconv.Itoa(i)+"\x00")
+		// Only whole names: "times_x" must not rewrite the "times_x.json"
+		// a message suggests.
+		re := regexp.MustCompile(regexp.QuoteMeta(n) + `([^.\w-]|$)`)
+		s = re.ReplaceAllString(s, "\x00"+strconv.Itoa(i)+"\x00$1")
 	}
 	for i, n := range names {
 		s = strings.ReplaceAll(s, "\x00"+strconv.Itoa(i)+"\x00", renamed[n])
 	}
 	return s
+}
+
+// TestProfileOnly is issue 10's third acceptance check: a backend with a
+// profile but no usable layer info gets profile_only timing, and its first
+// message is a rebuild hint its TensorRT release's trtexec can follow.
+func TestProfileOnly(t *testing.T) {
+	corpus := corpustest.Dir(t)
+	for _, tc := range []struct {
+		folder, label string
+		hint, notHint string // the first message holds hint and not notHint
+		layersMatched bool
+	}{
+		{"jetson-trt7-googlenet-int8-batch-sweep-concat", "int8-concat7", "TensorRT 7.x's trtexec cannot export layer information", "--loadEngine=ENGINE", false},
+		{"detr-resnet50-int8-layer-names-only", "int8", "--profilingVerbosity=detailed", "cannot export", true},
+	} {
+		t.Run(tc.folder, func(t *testing.T) {
+			d := analyzeFolder(t, filepath.Join(corpus, tc.folder))
+			b := backendByLabel(t, d, tc.label)
+			v := b.Validation
+			if v.AnalysisMode != contract.ModeProfileOnly || v.Status != contract.StatusFailed || v.ReportAvailable {
+				t.Fatalf("mode %s status %s report %v", v.AnalysisMode, v.Status, v.ReportAvailable)
+			}
+			first := v.Messages[0]
+			if first.Level != contract.LevelError || !strings.Contains(first.Message, tc.hint) || strings.Contains(first.Message, tc.notHint) {
+				t.Errorf("first message %q, want %q and not %q", first.Message, tc.hint, tc.notHint)
+			}
+			if b.Timing == nil || b.Timing.AverageInferenceMs <= 0 || len(b.Records) == 0 || b.Concentration == nil {
+				t.Fatalf("no profile timing: %+v", b.Timing)
+			}
+			var sum float64
+			for _, r := range b.Records {
+				sum += r.AvgMs
+				if !slices.Contains(r.Tags, "type_guessed_from_name") {
+					t.Fatalf("record %q not marked as guessed", r.Name)
+				}
+				if (r.Layer >= 0) != tc.layersMatched {
+					t.Fatalf("record %q layer %d, matched want %v", r.Name, r.Layer, tc.layersMatched)
+				}
+			}
+			if math.Abs(sum-b.Timing.AverageInferenceMs) > 1e-9*sum {
+				t.Errorf("records sum %v, timing %v", sum, b.Timing.AverageInferenceMs)
+			}
+		})
+	}
 }

@@ -115,8 +115,8 @@ func (c *checker) backend(p string, b *Backend) {
 	case v.Status == StatusFailed && firstError == "":
 		c.add(p+"/validation/status", "status is failed but no message has level error; add the error that explains it")
 	}
-	if (v.Status == StatusFailed) != (v.AnalysisMode == ModeUnusable) {
-		c.add(p+"/validation/analysis_mode", "analysis_mode is %q with status %q: a backend is failed exactly when it is unusable", v.AnalysisMode, v.Status)
+	if (v.Status == StatusFailed) != (v.AnalysisMode == ModeUnusable || v.AnalysisMode == ModeProfileOnly) {
+		c.add(p+"/validation/analysis_mode", "analysis_mode is %q with status %q: a backend is failed exactly when it is unusable or profile_only", v.AnalysisMode, v.Status)
 	}
 	n := len(b.Layers)
 	if b.LayerCount != n {
@@ -135,6 +135,16 @@ func (c *checker) backend(p string, b *Backend) {
 		}
 		if b.Timing == nil {
 			c.add(p+"/timing", "layer_profile needs timing")
+		}
+	case ModeProfileOnly:
+		if b.Timing == nil {
+			c.add(p+"/timing", "profile_only needs timing")
+		}
+		if b.ProfileCount != len(b.Records) {
+			c.add(p+"/profile_count", "profile_count is %d but records has %d entries", b.ProfileCount, len(b.Records))
+		}
+		if v.ReportAvailable {
+			c.add(p+"/validation/report_available", "a profile_only backend has no report")
 		}
 	case ModeLayerOnly:
 		if len(b.Records) != 0 {

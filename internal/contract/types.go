@@ -23,6 +23,11 @@ const (
 	ModeLayerProfile = "layer_profile"
 	ModeLayerOnly    = "layer_only"
 	ModeUnusable     = "unusable"
+	// ModeProfileOnly is a failed backend whose layer info is missing or
+	// names-only but whose profile is usable: timing, records (layer kinds
+	// guessed from names), breakdowns and concentration are filled; graph
+	// and layer facts are not.
+	ModeProfileOnly = "profile_only"
 
 	LevelError   = "error"
 	LevelWarning = "warning"

@@ -148,6 +148,7 @@ func TestValidateTamperedSmall(t *testing.T) {
 		{name: "measured source not first", ptr: "/results/0/timing/measured/source/file", value: "other.json", semantic: "/results/0/timing/measured/source"},
 		{name: "measured median above max", ptr: "/results/0/timing/measured/gpu_compute_ms/median", value: 3.0, semantic: "/results/0/timing/measured/gpu_compute_ms"},
 		{name: "cv without cv_of", ptr: "/results/0/timing/measured/cv_of", value: "", semantic: "/results/0/timing/measured/cv_of"},
+		{name: "profile_only passed", ptr: "/results/0/validation/analysis_mode", value: "profile_only", semantic: "/results/0/validation/analysis_mode"},
 		{name: "bad compute capability", ptr: "/results/0/device/compute_capability", value: "eight", semantic: "/results/0/device/compute_capability"},
 		{name: "unknown measured kind", ptr: "/results/0/timing/measured/sources/1/kind", value: "stopwatch", schema: "/results/0/timing/measured/sources/1/kind"},
 		{name: "record layer out of range", ptr: "/results/0/records/3/layer", value: 9, semantic: "/results/0/records/3/layer"},

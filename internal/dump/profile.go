@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -21,6 +22,25 @@ func ReadProfile(path string) (*engine.Profile, error) {
 		return nil, fmt.Errorf("profile %s: %w", path, err)
 	}
 	return p, nil
+}
+
+// FirstProfile re-reads the first document of a profile file whose error
+// says it holds several concatenated ones; nil for any other error or when
+// the first document is not a usable profile.
+func FirstProfile(path string, err error) *engine.Profile {
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 {
+		return nil
+	}
+	data, rerr := os.ReadFile(path)
+	if rerr != nil || fe.Offset > len(data) {
+		return nil
+	}
+	p, perr := ParseProfile(data[:fe.Offset])
+	if perr != nil {
+		return nil
+	}
+	return p
 }
 
 // ParseProfile parses a trtexec profile list (with or without the count

@@ -282,6 +282,8 @@ func (p *logParser) trt7Line(text string) {
 		return
 	}
 	perf := p.perf()
+	// TensorRT 8.0 replaced these blocks with "=== Performance summary ===".
+	p.run().Era = "7.x"
 	switch p.block {
 	case "host":
 		setStat(&perf.Latency, m[1], m[3], f)

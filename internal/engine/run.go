@@ -63,12 +63,15 @@ type Run struct {
 	Command string
 	// Version is the TensorRT version ("8.6.1"; "" when unknown).
 	Version string
-	Model   []Option // === Model Options ===
-	Build   []Option // === Build Options ===
-	Infer   []Option // === Inference Options ===
-	System  []Option // === System Options ===
-	Device  *Device  // nil when the source says nothing of the device
-	Perf    *Perf    // nil when the source holds no performance summary
+	// Era is the oldest release family the log's layout fits when it names
+	// no version ("7.x": TensorRT 7's statistics blocks); "" otherwise.
+	Era    string
+	Model  []Option // === Model Options ===
+	Build  []Option // === Build Options ===
+	Infer  []Option // === Inference Options ===
+	System []Option // === System Options ===
+	Device *Device  // nil when the source says nothing of the device
+	Perf   *Perf    // nil when the source holds no performance summary
 	// Warnings are the warning lines that matter for performance, in order.
 	Warnings []string
 }

@@ -1,0 +1,104 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/layerfacts"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
+)
+
+// CodeProfileOnly says a failed backend still has timing from its profile.
+const CodeProfileOnly = "profile_only"
+
+// release is the TensorRT release the companions name: the version a log
+// or metadata printed, else the family its layout fits ("7.x").
+type release struct {
+	v    trtexecflags.Version // zero when unknown
+	text string               // as printed, "" when unknown
+}
+
+func releaseOf(runs []sourcedRun) release {
+	for _, s := range runs {
+		if s.r.Version != "" {
+			if v, err := trtexecflags.ParseVersion(s.r.Version); err == nil {
+				return release{v: v, text: s.r.Version}
+			}
+		}
+	}
+	for _, s := range runs {
+		if s.r.Era == "7.x" {
+			return release{v: trtexecflags.V(7, 0), text: "7.x"}
+		}
+	}
+	return release{}
+}
+
+// layerInfoHint says how to get layer info for a backend, in words its
+// TensorRT release's trtexec understands: from 8.2 on --exportLayerInfo
+// with detailed verbosity; before, a newer release or the verbose build
+// log, since those trtexecs cannot export layer information at all.
+func layerInfoHint(label string, rel release) string {
+	if !rel.v.IsZero() {
+		if ok, _ := trtexecflags.Supported("--exportLayerInfo", rel.v); !ok {
+			return fmt.Sprintf("TensorRT %s's trtexec cannot export layer information (--exportLayerInfo and --profilingVerbosity came with TensorRT 8.2): "+
+				"rebuild the engine with TensorRT 8.2 or newer and run trtexec --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json --exportProfile=profile_%s.json, "+
+				"or rerun this trtexec with --verbose, whose build log lists each layer with its tactic and formats; meanwhile the profile alone is analysed (profile_only)",
+				rel.text, label, label)
+		}
+	}
+	return fmt.Sprintf("export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or pass both files with --data LAYERS PROFILE); meanwhile the profile alone is analysed (profile_only)", label)
+}
+
+// fillProfileOnly gives a backend without usable layer info the timing its
+// profile holds: records whose layer kinds are guessed from their names
+// (tagged layerfacts.TagGuessed), breakdowns and concentration. Names-only
+// layer info that matches the profile one to one gives the records their
+// layer indexes.
+func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.ProfileRecord, names []engine.Layer, msgs *messages) {
+	var sumAvg float64
+	for _, r := range recs {
+		sumAvg += r.AverageMs
+	}
+	for i := range recs {
+		if !recs[i].HasPercent {
+			recs[i].Percentage = share(recs[i].AverageMs, sumAvg)
+		}
+	}
+	count, source := iterations(p)
+	out.Count, out.CountSource = count, source
+	sub := *p
+	sub.Records = recs
+	out.Timing = timing(&sub, count, msgs)
+	out.Timing.Notes = append(out.Timing.Notes, "profile_only: layer kinds are guessed from layer names (tag "+layerfacts.TagGuessed+"); precisions, tactics and formats are unknown without detailed layer info")
+
+	unmatched := make([]int, len(recs))
+	for i := range unmatched {
+		unmatched[i] = -1
+	}
+	out.Records = buildRecords(recs, unmatched, nil, nil)
+	var layerOf []int
+	if len(names) > 0 {
+		if m := matchNames(names, recs); m.ok() {
+			layerOf = m.layerOf
+		}
+	}
+	for i := range out.Records {
+		r := &out.Records[i]
+		r.LayerType = layerfacts.GuessKind(r.Name)
+		r.Precision = "unknown"
+		r.TacticFamily = layerfacts.FamilyUnknown
+		r.Tags = []string{layerfacts.TagGuessed}
+		if layerOf != nil {
+			r.Layer = layerOf[i]
+		}
+	}
+	out.ProfileCount = len(out.Records)
+	total := out.Timing.AverageInferenceMs
+	out.TypeBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.LayerType} })
+	out.PrecisionBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.Precision} })
+	out.TagBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return r.Tags })
+	out.Concentration = concentration(out.Records, total)
+	msgs.info(CodeProfileOnly, fmt.Sprintf("profile_only: %d profiled layers give timing, top layers and concentration; layer kinds are guessed from names", len(recs)))
+}

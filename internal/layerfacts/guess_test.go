@@ -1,0 +1,43 @@
+package layerfacts
+
+import "testing"
+
+func TestGuessKind(t *testing.T) {
+	for name, want := range map[string]string{
+		"conv1/7x7_s2 + conv1/relu_7x7":                 "Convolution",
+		"conv1/7x7_s2 input reformatter 0":              "Reformat",
+		"Reformatting CopyNode for Input Tensor 0 to x": "Reformat",
+		"{ForeignNode[/model/attn/MatMul.../Add]}":      "Myelin",
+		"inception_3a/1x1 copy":                         "Concatenation",
+		"loss3/classifier":                              "FullyConnected",
+		"/fc1/Gemm":                                     "MatrixMultiply",
+		"fc7 + relu7":                                   "FullyConnected",
+		"offset":                                        "unknown",
+		"QuantizeLinear_7":                              "Quantize",
+		"DequantizeLinear_9":                            "Dequantize",
+		"PWN(Relu_3)":                                   "PointWise",
+		"Relu_3":                                        "Activation",
+		"PWN(Add_5)":                                    "PointWise",
+		"[DLA] conv3":                                   "DLA",
+		"pool5/7x7_s1":                                  "Pooling",
+	} {
+		if got := GuessKind(name); got != want {
+			t.Errorf("GuessKind(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestGuessKindFusedNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"inception_3a/1x1 + inception_3a/relu_1x1 || inception_3a/3x3_reduce + inception_3a/relu_3x3_reduce": "Convolution",
+		"inception_3a/5x5 + inception_3a/relu_5x5":                                                           "Convolution",
+		"pool1/3x3_s2":      "Pooling",
+		"pool1/norm1":       "Normalization",
+		"inception_4a/pool": "Pooling",
+		"middle_layer":      "unknown",
+	} {
+		if got := GuessKind(name); got != want {
+			t.Errorf("GuessKind(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
