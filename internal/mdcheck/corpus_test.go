@@ -83,7 +83,7 @@ func TestInventedNumbersFail(t *testing.T) {
 		{"fuzzy-resnet18-rtx3060-three-paths", "it takes 1.188 ms", "it takes 1.288 ms", nil}, // "it": not bound, the writer's number
 		{"fuzzy-resnet18-rtx3060-three-paths", "`trtexec`: total 0.3635 ms", "`trtexec`: total 0.3935 ms",
 			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: `torch-trt` timing.median_inference_ms 0.41472 ms"}},
-		{"detr-resnet50-int8-layer-names-only", "The 840 profile records exist", "The total inference time is 2.5 ms", []string{"2.5 ms is quoted as a total/inference time but no backend has it (the data has no timed backend)"}},
+		{"detr-resnet50-int8-layer-names-only", "The 840 profile records exist", "The total inference time is 2.5 ms", []string{"2.5 ms is quoted as a total/inference time but no backend has it (closest: `int8` timing.median_inference_ms"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+"/"+tc.to, func(t *testing.T) {
