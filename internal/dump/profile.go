@@ -32,7 +32,7 @@ func FirstProfile(path string, err error) *engine.Profile {
 	if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 {
 		return nil
 	}
-	data, rerr := os.ReadFile(path)
+	data, rerr := readInput(path, true)
 	if rerr != nil || fe.Offset > len(data) {
 		return nil
 	}

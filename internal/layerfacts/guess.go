@@ -5,10 +5,6 @@ import (
 	"strings"
 )
 
-// TagGuessed marks a record whose layer kind was guessed from its name
-// because the layer info is missing or names-only.
-const TagGuessed = "type_guessed_from_name"
-
 // nameGuesses map name fragments (lower case) to layer kinds, first match
 // wins: the words TensorRT puts in the names of the layers it creates
 // (reformatters, Myelin foreign nodes, DLA partitions, plugins, Q/DQ) come

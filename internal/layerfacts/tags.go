@@ -29,6 +29,10 @@ const (
 	TagShape       = "shape"
 	TagSlice       = "slice"
 	TagSoftmax     = "softmax"
+	// TagGuessed marks a profile_only record whose layer kind was guessed
+	// from its name (GuessKind) because the layer info is missing or
+	// names-only; no rule derives it from a layer.
+	TagGuessed = "type_guessed_from_name"
 )
 
 // Tags, in sorted order: bit i of a tagSet is tagNames[i], so a set turns
@@ -36,7 +40,7 @@ const (
 var tagNames = [...]string{
 	TagActivation, TagAttention, TagCast, TagConcat, TagConv, TagCopy, TagElementwise,
 	TagGather, TagGemm, TagMyelin, TagNoop, TagNorm, TagPlugin, TagPointwise,
-	TagPooling, TagQuantize, TagReformat, TagShape, TagSlice, TagSoftmax,
+	TagPooling, TagQuantize, TagReformat, TagShape, TagSlice, TagSoftmax, TagGuessed,
 }
 
 // Tags returns every tag, sorted.
@@ -77,6 +81,7 @@ const (
 	tShape
 	tSlice
 	tSoftmax
+	tGuessed
 
 	// Signals that are not tags: evidence for fused attention kernels.
 	sigMHA     // mha, fmha, flash, sdpa ...: an attention kernel by name
