@@ -59,9 +59,6 @@ func (e *env) pair(layers, profile string) {
 	e.write("profile_x.json", profile)
 }
 
-// outFile writes the earlier output and returns its path.
-func (e *env) outFile() string { return e.prev }
-
 type hostile struct {
 	name  string
 	setup func(e *env) []string // returns the arguments
@@ -584,7 +581,7 @@ func TestHostileInputCatalogue(t *testing.T) {
 			if h.msg != "" && !strings.Contains(hay, h.msg) {
 				t.Errorf("no %q in the output\nstdout %.300q\nstderr %.300q", h.msg, stdout, stderr)
 			}
-			if strings.ContainsAny(stdout+stderr, "\x1b\x07\x9b") || strings.Contains(stdout+stderr, "\u202e") {
+			if strings.ContainsAny(stdout+stderr, "\x1b\x07\u009b") || strings.Contains(stdout+stderr, "\u202e") {
 				t.Errorf("raw control characters printed:\nstdout %.300q\nstderr %.300q", stdout, stderr)
 			}
 			if after := treeHash(t, e.in); after != before {
