@@ -43,6 +43,10 @@ type view struct {
 	Findings  []contract.Finding      `json:"findings"`
 	Positives []contract.Positive     `json:"positives"`
 	Conc      *contract.Concentration `json:"concentration"`
+	Device    string                  `json:"device,omitempty"`
+	Build     string                  `json:"build,omitempty"`
+	Inventory *inventory              `json:"inventory,omitempty"`
+	Guessed   bool                    `json:"layer_kinds_guessed,omitempty"`
 }
 
 type row struct {
@@ -79,6 +83,8 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 			v.TotalMs, v.MedianMs = b.Timing.AverageInferenceMs, b.Timing.MedianInferenceMs
 			v.EndToEnd, v.Measured = b.Timing.EndToEnd, b.Timing.Measured
 		}
+		v.Device, v.Build, v.Inventory = deviceLine(b.Device), buildLine(b.Build), inventoryOf(b)
+		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}
 		if opt.By != "" {

@@ -162,14 +162,38 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		name = "unknown model"
 	}
 	fmt.Fprintf(w, "%s  (%s: %d of %d backends passed)\n", p.bold(name), p.status(d.Validation.Status), d.Validation.PassedCount, d.Validation.BackendCount)
+	if un := unusedFiles(d); len(un) > 0 {
+		fmt.Fprintf(w, "files not used (%d):\n", len(un))
+		for _, f := range un {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
 	for _, v := range views {
 		fmt.Fprintf(w, "\nbackend %s: %s %s, %d layers, %d profile records, %s iterations\n",
 			p.bold(v.Label), p.status(v.Status), v.Mode, v.Layers, v.Records, countText(v.Count))
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "  %s\n", m)
 		}
-		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
+		for _, l := range []string{v.Device, v.Build} {
+			if l != "" {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
+		if inv := v.Inventory; inv != nil {
+			fmt.Fprintf(w, "  layer types: %s\n", countsText(inv.Types, 40))
+			if len(inv.Formats) > 0 {
+				fmt.Fprintf(w, "  output formats: %s\n", countsText(inv.Formats, 40))
+			}
+			if len(inv.Tactics) > 0 {
+				fmt.Fprintf(w, "  tactics: %s\n", countsText(inv.Tactics, 40))
+			}
+			fmt.Fprintf(w, "  Myelin layers: %d\n", inv.Myelin)
+		}
+		if !timed(v) {
 			continue
+		}
+		if v.Guessed {
+			fmt.Fprintln(w, "  profile only: layer kinds below are guessed from layer names")
 		}
 		line := fmt.Sprintf("  total %s ms (sum of layer averages)", ms(v.TotalMs))
 		if v.MedianMs != nil {
@@ -207,6 +231,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 				g.add(ms(b.TimeMs), pct(b.Percentage), strconv.Itoa(b.Count), Shorten(b.Name, opt.NameWidth))
 			}
 			g.write(w, "  ", p.dim)
+		}
+		if v.Guessed {
+			continue
 		}
 		fmt.Fprintf(w, "\n  findings (%d)\n", len(v.Findings))
 		for i, f := range v.Findings {
@@ -253,6 +280,12 @@ func measuredText(m *contract.Measured) string {
 	return s
 }
 
+// timed reports whether a backend has timing to print: a passed
+// layer_profile backend, or a profile_only one.
+func timed(v view) bool {
+	return v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile || v.Mode == contract.ModeProfileOnly
+}
+
 // mdCell escapes a markdown table cell.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
@@ -264,6 +297,12 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		name = "unknown model"
 	}
 	fmt.Fprintf(w, "# %s\n\nValidation: **%s** (%d of %d backends passed)\n", mdCell(name), d.Validation.Status, d.Validation.PassedCount, d.Validation.BackendCount)
+	if un := unusedFiles(d); len(un) > 0 {
+		fmt.Fprintf(w, "\nFiles not used:\n\n")
+		for _, f := range un {
+			fmt.Fprintf(w, "- %s\n", mdCell(f))
+		}
+	}
 	for _, v := range views {
 		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
 		fmt.Fprintf(w, "%d layers, %d profile records, %s iterations", v.Layers, v.Records, countText(v.Count))
@@ -283,8 +322,20 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "\n> %s\n", mdCell(m))
 		}
-		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
+		for _, l := range []string{v.Device, v.Build} {
+			if l != "" {
+				fmt.Fprintf(w, "\n- %s\n", mdCell(l))
+			}
+		}
+		if inv := v.Inventory; inv != nil {
+			fmt.Fprintf(w, "\n- Layer types: %s\n- Output formats: %s\n- Tactics: %s\n- Myelin layers: %d\n",
+				mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)), mdCell(countsText(inv.Tactics, 40)), inv.Myelin)
+		}
+		if !timed(v) {
 			continue
+		}
+		if v.Guessed {
+			fmt.Fprintln(w, "\nProfile only: layer kinds are guessed from layer names.")
 		}
 		fmt.Fprintf(w, "\n### Top %d of %d layers\n\n| # | avg ms | share | cum | type | precision | name |\n|---:|---:|---:|---:|---|---|---|\n", len(v.Top), v.TopOf)
 		for _, r := range v.Top {
@@ -298,6 +349,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			for _, b := range t.Rows {
 				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", mdCell(b.Name), b.Count, ms(b.TimeMs), pct(b.Percentage))
 			}
+		}
+		if v.Guessed {
+			continue
 		}
 		fmt.Fprintf(w, "\n### Findings\n\n")
 		if len(v.Findings) == 0 {
