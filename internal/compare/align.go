@@ -99,7 +99,8 @@ type aligner struct {
 }
 
 func align(a, b *side) *aligner {
-	al := &aligner{A: a, B: b, gA: filled(len(a.recs)), gB: filled(len(b.recs))}
+	al := &aligner{A: a, B: b, gA: filled(len(a.recs)), gB: filled(len(b.recs)),
+		groups: make([]group, 0, max(len(a.recs), len(b.recs)))}
 	al.byName()
 	al.bySourceOps()
 	al.byStructure()
@@ -138,12 +139,21 @@ func (al *aligner) add(g group) {
 // byName pairs records by name occurrence, then by name without Myelin
 // kernel numbering.
 func (al *aligner) byName() {
+	next := make([]int32, len(al.B.recs)) // next unpaired B record of the same key
 	for pass, keyOf := range []func(string) string{func(s string) string { return s }, stripMyelinSuffix} {
-		queue := map[string][]int{}
+		type chain struct{ head, tail int32 }
+		queue := make(map[string]chain, len(al.B.recs))
 		for j := range al.B.recs {
-			if al.gB[j] < 0 {
-				k := keyOf(al.B.recs[j].Name)
-				queue[k] = append(queue[k], j)
+			if al.gB[j] >= 0 {
+				continue
+			}
+			next[j] = -1
+			k := keyOf(al.B.recs[j].Name)
+			if c, ok := queue[k]; ok {
+				next[c.tail] = int32(j)
+				queue[k] = chain{c.head, int32(j)}
+			} else {
+				queue[k] = chain{int32(j), int32(j)}
 			}
 		}
 		if len(queue) == 0 {
@@ -154,12 +164,13 @@ func (al *aligner) byName() {
 				continue
 			}
 			k := keyOf(al.A.recs[i].Name)
-			q := queue[k]
-			if len(q) == 0 {
+			c, ok := queue[k]
+			if !ok || c.head < 0 {
 				continue
 			}
-			queue[k] = q[1:]
-			g := group{a: []int{i}, b: []int{q[0]}, stage: stageName, conf: 1, reason: "same name"}
+			j := c.head
+			queue[k] = chain{next[j], c.tail}
+			g := group{a: []int{i}, b: []int{int(j)}, stage: stageName, conf: 1, reason: "same name"}
 			if pass == 1 {
 				g.conf, g.reason = 0.95, "same name apart from Myelin kernel numbering"
 			}
@@ -188,7 +199,7 @@ type sideKeys struct {
 
 func hashKeys(s *side, g []int32) sideKeys {
 	var scratch []key
-	k := sideKeys{off: make([]int32, len(s.recs)+1)}
+	k := sideKeys{off: make([]int32, len(s.recs)+1), hash: make([]uint64, 0, 4*len(s.recs)), kind: make([]keyKind, 0, 4*len(s.recs))}
 	for i := range s.recs {
 		k.off[i] = int32(len(k.hash))
 		if g[i] >= 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // DefaultRows is how many aligned groups a pair lists by default.
@@ -161,6 +162,7 @@ type changeSet struct {
 }
 
 func (v *pairView) build() {
+	v.rowsAll = make([]row, 0, len(v.al.groups))
 	for k := range v.al.groups {
 		g := &v.al.groups[k]
 		r := row{g: g, kind: kindOf(len(g.a), len(g.b))}
@@ -262,7 +264,7 @@ func isCompute(r *contract.Record) bool {
 	case "Reformat", "MyelinReformat", "NoOp", "shape_call", "misc", "Constant":
 		return false
 	}
-	return !slices.Contains(r.Tags, "reformat") && !slices.Contains(r.Tags, "noop") && !slices.Contains(r.Tags, "copy")
+	return !slices.Contains(r.Tags, layerfacts.TagReformat) && !slices.Contains(r.Tags, layerfacts.TagNoop) && !slices.Contains(r.Tags, layerfacts.TagCopy)
 }
 
 // overheadKind is "qdq" or "reformat" for a layer that only moves or
@@ -271,10 +273,10 @@ func overheadKind(r *contract.Record) string {
 	if isCompute(r) && r.LayerType != "Quantize" && r.LayerType != "Dequantize" {
 		return ""
 	}
-	if slices.Contains(r.Tags, "quantize") || r.LayerType == "Quantize" || r.LayerType == "Dequantize" {
+	if slices.Contains(r.Tags, layerfacts.TagQuantize) || r.LayerType == "Quantize" || r.LayerType == "Dequantize" {
 		return "qdq"
 	}
-	if slices.Contains(r.Tags, "reformat") || slices.Contains(r.Tags, "copy") || r.LayerType == "Reformat" || r.LayerType == "MyelinReformat" {
+	if slices.Contains(r.Tags, layerfacts.TagReformat) || slices.Contains(r.Tags, layerfacts.TagCopy) || r.LayerType == "Reformat" || r.LayerType == "MyelinReformat" {
 		return "reformat"
 	}
 	return ""

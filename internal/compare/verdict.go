@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // Noise floors: even a perfectly repeated run of the same engine moves
@@ -226,7 +227,7 @@ func describe(s *side, idx []int) string {
 	for _, i := range idx {
 		r := &s.recs[i]
 		p := r.LayerType + " " + r.Precision
-		if slices.Contains(r.Tags, "conv") || slices.Contains(r.Tags, "gemm") {
+		if slices.Contains(r.Tags, layerfacts.TagConv) || slices.Contains(r.Tags, layerfacts.TagGemm) {
 			p += " on " + coreName(r.TensorCore)
 			if r.TacticFamily != "" && r.TacticFamily != "none" {
 				p += " (" + r.TacticFamily + ")"
