@@ -83,7 +83,10 @@ func TestInventedNumbersFail(t *testing.T) {
 		{"fuzzy-resnet18-rtx3060-three-paths", "it takes 1.188 ms", "it takes 1.288 ms", nil}, // "it": not bound, the writer's number
 		{"fuzzy-resnet18-rtx3060-three-paths", "`trtexec`: total 0.3635 ms", "`trtexec`: total 0.3935 ms",
 			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: `torch-trt` timing.median_inference_ms 0.41472 ms"}},
-		{"detr-resnet50-int8-layer-names-only", "The 840 profile records exist", "The total inference time is 2.5 ms", []string{"2.5 ms is quoted as a total/inference time but no backend has it (closest: `int8` timing.median_inference_ms"}},
+		{"detr-resnet50-int8-layer-names-only", "`Reformat` layers take 11.6%", "`Reformat` layers take 13.6%",
+			[]string{"13.6% after `Reformat` matches none", "closest: `Reformat` (layer type) percentage 11.633% in `int8`"}},
+		{"detr-resnet50-int8-layer-names-only", "together are 38.8%", "together are 42.8%",
+			[]string{"42.8% after `SoftMax` / `MatrixMultiply` matches none"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+"/"+tc.to, func(t *testing.T) {
