@@ -1,6 +1,9 @@
 package golden
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPosition(t *testing.T) {
 	for _, tt := range []struct {
@@ -14,6 +17,19 @@ func TestPosition(t *testing.T) {
 	} {
 		if l, c := position([]byte(tt.a), []byte(tt.b)); l != tt.line || c != tt.col {
 			t.Errorf("position(%q, %q) = %d:%d, want %d:%d", tt.a, tt.b, l, c, tt.line, tt.col)
+		}
+	}
+}
+
+func TestDiff(t *testing.T) {
+	for _, tt := range []struct{ want, got, out string }{
+		{"a\nb\nc\nd\n", "a\nb\nX\nd\n", "--- 1 lines of the golden file, +++ 1 lines of the output, from line 3:\n  b\n- c\n+ X\n  d\n"},
+		{"a\n", "a\nnew\n", "--- 0 lines of the golden file, +++ 1 lines of the output, from line 2:\n  a\n+ new\n  \n"},
+		{`{"k":"` + strings.Repeat("x", 300) + `1` + strings.Repeat("y", 300) + `"}`, `{"k":"` + strings.Repeat("x", 300) + `2` + strings.Repeat("y", 300) + `"}`,
+			"--- 1 lines of the golden file, +++ 1 lines of the output, from line 1:\n- …" + strings.Repeat("x", 80) + "1" + strings.Repeat("y", 79) + "…\n+ …" + strings.Repeat("x", 80) + "2" + strings.Repeat("y", 79) + "…\n"},
+	} {
+		if got := diff([]byte(tt.want), []byte(tt.got)); got != tt.out {
+			t.Errorf("diff(%.40q, %.40q) =\n%s\nwant\n%s", tt.want, tt.got, got, tt.out)
 		}
 	}
 }
