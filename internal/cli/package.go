@@ -24,6 +24,7 @@ func init() { register("package", newPackageCmd) }
 type packageFlags struct {
 	reportDir, outputParent, modelName, timestamp, analyzeMD, analyzeData, baseline string
 	suite                                                                           string // --suite PARENT (package_suite.go)
+	fullPaths                                                                       bool   // keep absolute input paths in the report
 }
 
 // publisher is the report publisher; tests replace it to inject failures.
@@ -79,6 +80,7 @@ published); 2 could not run.`,
 	fl.StringVar(&f.analyzeMD, "analyze-md", "", "AI-written Markdown analysis to include (shown sanitised)")
 	fl.StringVar(&f.analyzeData, "analyze-data", "", "package this analyze-data.json as it is, without analysing anything again")
 	fl.StringVar(&f.suite, "suite", "", suiteHelp)
+	fl.BoolVar(&f.fullPaths, "full-paths", false, "keep the input folder's full path in the report (default: its base name only, so a shared report does not reveal where the dumps lay; with --analyze-data the file is packaged as it is)")
 	return c
 }
 
@@ -126,6 +128,9 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion(), Baseline: f.baseline})
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
+	}
+	if !f.fullPaths {
+		report.ShareablePaths(d)
 	}
 	encoded, idx, err := encodeIndexed(d)
 	if err != nil {

@@ -67,6 +67,9 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse component %s: %w", dir, err)}
 		}
 		recordComponent(d, name)
+		if !f.fullPaths {
+			report.ShareablePaths(d)
+		}
 		encoded, idx, err := encodeIndexed(d)
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}

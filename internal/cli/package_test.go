@@ -55,10 +55,39 @@ func TestPackageCorpusFolder(t *testing.T) {
 	if !report.IsReport(dir) {
 		t.Errorf("%s is not a report", dir)
 	}
-	// Same timestamp again: _2.
-	code, out, _ = run(t, "package", src, "--output-parent", parent, "--timestamp", "20240131_120000")
+	// The report names the input folder by its base name only: no byte
+	// of any report file holds the absolute path.
+	abs, _ := filepath.Abs(src)
+	assertNoPath := func(dir, path string) {
+		t.Helper()
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(path)) {
+				t.Errorf("%s holds the input path %s", p, path)
+			}
+			return nil
+		})
+	}
+	assertNoPath(dir, abs)
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Folder == nil || *d.Folder != "controlnet-sd15-trt86-fp16" {
+		t.Errorf("folder %v, want the base name", d.Folder)
+	}
+	if l := d.Results[0].Validation.SourcePaths.Layer; l == nil || !strings.HasPrefix(*l, "controlnet-sd15-trt86-fp16/") {
+		t.Errorf("layer source path %v, want relative to the folder's base name", l)
+	}
+	// Same timestamp again: _2; --full-paths keeps the path.
+	code, out, _ = run(t, "package", src, "--output-parent", parent, "--timestamp", "20240131_120000", "--full-paths")
 	if code != 0 || !strings.HasPrefix(out, "report_dir: "+dir+"_2\n") {
 		t.Errorf("second run: exit %d, %q", code, out)
+	}
+	if d2, err := contract.ReadFile(filepath.Join(dir+"_2", "analyze-data.json")); err != nil || d2.Folder == nil || *d2.Folder != abs {
+		t.Errorf("--full-paths: folder %v (%v), want %s", d2.Folder, err, abs)
 	}
 }
 
