@@ -37,7 +37,7 @@ func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) 
 	d.Validation = rollUp(d.Results, scope)
 	cmp, err := compare.Section(d, opt.Baseline)
 	if err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, fmt.Errorf("comparison: %w", err)
 	}
 	d.Comparison = cmp
 	return d, nil

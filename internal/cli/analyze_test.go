@@ -173,6 +173,8 @@ func TestCompareCommand(t *testing.T) {
 	}
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#nope")
 	wantError(t, code, stderr, ExitCannotRun, "no backend", "a, b")
+	code, _, stderr = run(t, "analyze", dir, "--baseline", "nope")
+	wantError(t, code, stderr, ExitCannotRun, `baseline "nope"`, "usable: a, b", "--baseline")
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#b", "--format", "yaml")
 	wantError(t, code, stderr, ExitCannotRun, "unknown --format", "csv")
 }

@@ -55,7 +55,7 @@ func Section(d *contract.AnalyzeData, baseline string) (*contract.Comparison, er
 	if baseline != "" {
 		k := slices.IndexFunc(usable, func(s Side) bool { return s.Name == baseline })
 		if k < 0 {
-			return nil, fmt.Errorf("baseline %q is not a backend with usable timing; usable backends: %s", baseline, sideNames(usable))
+			return nil, fmt.Errorf("baseline %q is not a backend with usable timing (usable: %s); give one of those to --baseline, or leave it out to compare against the fastest", baseline, sideNames(usable))
 		}
 	}
 	if len(usable) < 2 {
