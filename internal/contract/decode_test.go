@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
 )
 
@@ -101,4 +102,27 @@ func TestFastDecodeErrors(t *testing.T) {
 			t.Errorf("Decode(%s): err %v at %q, want pointer %s", tc.in, err, fastjson.ErrPointer(err), tc.ptr)
 		}
 	}
+}
+
+// FuzzDecodeMatchesJSONv2 is the differential target of the hand-written
+// decoder: whenever both it and the reflection-based jsonv2 accept a
+// document, they must decode it to the same value.
+func FuzzDecodeMatchesJSONv2(f *testing.F) {
+	f.Add(encode(f, smallDoc()))
+	f.Add(encode(f, bigDoc(fastjson.KeepHead+2)))
+	f.Add([]byte(`{"schema_version":"1.0","results":[{"layers":[{"Name":null,"Inputs":null,"StreamId":null,"Parameters":null,"Bogus":[1]}],"records":null}]}`))
+	f.Add([]byte(`{"schema_version":"1.0","results":[{"layers":[{"N\u0061me":"a\u0062","Inputs":[{"Format\/Datatype":"x","Dimensions":[]}]}],"records":[{"tags":[],"median_ms":null,"time_ms":1e308}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want := new(AnalyzeData)
+		if jsonv2.Unmarshal(data, want) != nil {
+			return
+		}
+		got := new(AnalyzeData)
+		if unmarshal(data, got) != nil {
+			return
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the fast decoder and jsonv2 disagree on %q", data)
+		}
+	})
 }
