@@ -39,6 +39,7 @@ func deriveFacts(ls []engine.Layer) []layerfacts.Facts {
 func buildRecords(recs []engine.ProfileRecord, layerOf []int, ls []engine.Layer, facts []layerfacts.Facts) []contract.Record {
 	out := make([]contract.Record, len(recs))
 	medians := make([]float64, len(recs))
+	work := make([]layerfacts.Work, len(recs))
 	for i := range recs {
 		r := &recs[i]
 		idx := layerOf[i]
@@ -72,6 +73,10 @@ func buildRecords(recs []engine.ProfileRecord, layerOf []int, ls []engine.Layer,
 		}
 		c.FusedOps = f.FusedOps
 		c.Tags = nonNil(f.Tags)
+		if wk, ok := layerfacts.LayerWork(l); ok {
+			work[i] = wk
+			c.FLOPs, c.Bytes = &work[i].FLOPs, &work[i].Bytes
+		}
 	}
 	return out
 }

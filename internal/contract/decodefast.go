@@ -151,6 +151,10 @@ func (s dscan) record(r *Record) error {
 			return s.Float(&r.Percentage)
 		case "tags":
 			return s.Strs(&r.Tags, true)
+		case "flops":
+			return s.OptFloat(&r.FLOPs)
+		case "bytes":
+			return s.OptFloat(&r.Bytes)
 		}
 		s.Skip()
 		return nil

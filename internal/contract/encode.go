@@ -581,6 +581,10 @@ func (e enc) record(r *Record) {
 	e.Float("record.percentage", r.Percentage)
 	e.Key(false, "tags")
 	e.Strs(r.Tags)
+	e.Key(false, "flops")
+	e.OptFloat("record.flops", r.FLOPs)
+	e.Key(false, "bytes")
+	e.OptFloat("record.bytes", r.Bytes)
 	e.Buf = append(e.Buf, '}')
 }
 

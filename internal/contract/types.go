@@ -381,6 +381,13 @@ type Record struct {
 	MedianMs     *float64 `json:"median_ms"`
 	Percentage   float64  `json:"percentage"`
 	Tags         []string `json:"tags"`
+	// FLOPs and Bytes are the layer's arithmetic (multiply-add = 2) and the
+	// bytes it moves (weights + input and output activations) per
+	// inference, computed from its dimensions, weights and tensor shapes
+	// for convolutions, deconvolutions, fully connected/GEMM and matrix
+	// multiplies; null for other layers or when a number is missing.
+	FLOPs *float64 `json:"flops"`
+	Bytes *float64 `json:"bytes"`
 }
 
 // Breakdown is one row of a type, tag or precision breakdown.

@@ -512,6 +512,10 @@ export interface Record {
   /** Share of the inference time, percent: the dump's own percentage when it has one, else avg_ms share. */
   percentage: number;
   tags: Strings;
+  /** Arithmetic per inference (multiply-add = 2) from dimensions, weights and tensor shapes, for convolutions, deconvolutions, fully connected/GEMM and matrix multiplies; null otherwise. Absent in older files. */
+  flops?: number | null;
+  /** Bytes moved per inference: weights plus input and output activations; null when flops is null. */
+  bytes?: number | null;
 }
 
 /** One row of a type, tag or precision breakdown, largest first. */
