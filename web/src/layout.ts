@@ -6,8 +6,11 @@
 import dagre from "@dagrejs/dagre";
 import type { Model } from "./model";
 
-/** Largest visible-node count laid out by dagre. */
-export const DAGRE_MAX = 1500;
+/** Largest visible graph laid out by dagre (its ranking and crossing
+ *  reduction grow faster than linearly: a 100k-layer engine's grouped view
+ *  of ~1,000 dense nodes takes minutes). */
+export const DAGRE_MAX = 500;
+export const DAGRE_MAX_EDGES = 1200;
 
 export const NODE_W = 190;
 export const NODE_H = 30;
@@ -102,7 +105,7 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
   const edgeLabel = Int32Array.from(labs);
   const layerOf = layerOfNode.slice(0, count);
   const groupOf = groupOfNode.slice(0, count);
-  if (count <= DAGRE_MAX) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
+  if (count <= DAGRE_MAX && edges.length / 2 <= DAGRE_MAX_EDGES) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
   const e = edges.length / 2;
   const start = new Int32Array(count + 1);
   const indeg = new Int32Array(count);
