@@ -47,3 +47,14 @@ func TestLogsAttach(t *testing.T) {
 		})
 	}
 }
+
+func TestInspectorTextIsLayerInfo(t *testing.T) {
+	text := "Layer 0:\n{\"Name\": \"a\", \"LayerType\": \"Shuffle\", \"Inputs\": [], \"Outputs\": []}\n"
+	sc, err := Folder(folder(t, map[string]string{"engine_layers.txt": text, "engine_profile.json": profileJSON}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Backends) != 1 || filepath.Base(sc.Backends[0].LayerPath) != "engine_layers.txt" || sc.Backends[0].Label != "engine" {
+		t.Errorf("backends %v", briefs(sc))
+	}
+}

@@ -46,6 +46,8 @@ func Sniff(head []byte) (kind Kind) {
 	defer func() {
 		if kind == KindUnknown && isTrtexecLog(head) {
 			kind = KindTrtexecLog
+		} else if kind == KindUnknown && looksLikeInspectorText(head) {
+			kind = KindLayerInfo
 		}
 	}()
 	s.skipBOM()
