@@ -11,6 +11,9 @@ import type { Model } from "./model";
  *  of ~1,000 dense nodes takes minutes). */
 export const DAGRE_MAX = 500;
 export const DAGRE_MAX_EDGES = 1200;
+/** Engines above this many layers keep the linear layout even when grouped:
+ *  their group graphs are dense and dagre makes them slow to open. */
+export const DAGRE_MAX_LAYERS = 3000;
 
 export const NODE_W = 190;
 export const NODE_H = 30;
@@ -105,7 +108,7 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
   const edgeLabel = Int32Array.from(labs);
   const layerOf = layerOfNode.slice(0, count);
   const groupOf = groupOfNode.slice(0, count);
-  if (count <= DAGRE_MAX && edges.length / 2 <= DAGRE_MAX_EDGES) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
+  if (n <= DAGRE_MAX_LAYERS && count <= DAGRE_MAX && edges.length / 2 <= DAGRE_MAX_EDGES) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
   const e = edges.length / 2;
   const start = new Int32Array(count + 1);
   const indeg = new Int32Array(count);
