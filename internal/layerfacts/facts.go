@@ -19,7 +19,7 @@ type Facts struct {
 	InputTypes   []string // DataType of each input's format; shared, do not modify
 	OutputTypes  []string // likewise for outputs
 	TacticFamily string   // tactic table family, FamilyNone, or FamilyUnknown
-	TensorCore   bool
+	TensorCore   TensorCoreUse
 	GPUArch      string   // architecture the kernel names ("sm80", "ampere"), or ""
 	SourceOps    []string // from Metadata, "[ONNX Layer: X]" unwrapped; nil when absent
 	MyelinGraph  int      // G of a "_myl<G>_<K>" name suffix, or -1
@@ -61,11 +61,7 @@ func Derive(l *engine.Layer) Facts {
 		set |= tCopy
 	} else if set&tReformat == 0 {
 		words, wordsDone = wordsTags(l.Name)|wordsTags(l.Metadata), true
-		add := words
-		if set&computeTags != 0 {
-			add &^= shapeTags
-		}
-		set |= add
+		set |= wordTagsFor(l.Type, set, words)
 	}
 	if l.Type == "kgen" {
 		if !wordsDone {

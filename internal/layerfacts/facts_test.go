@@ -41,27 +41,28 @@ func TestDataType(t *testing.T) {
 }
 
 func TestClassifyTactic(t *testing.T) {
+	const Y, N, U = TensorCoreYes, TensorCoreNo, TensorCoreUnknown
 	for _, tc := range []struct {
 		in     string
 		family string
-		tc     bool
+		tc     TensorCoreUse
 		arch   string
 	}{
-		{"", FamilyNone, false, ""},
-		{"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", "cublas", false, "sm90"},
-		{"sm90_gemm_wgmma_e4m3", "wgmma", true, "sm90"},
-		{"ampere_h16816gemm_128x64_ldg8_relu_stages_32x6_nn_v1", "h16816", true, "ampere"},
-		{"sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_warpsize1x2x1_g1_ffma_aligna4_alignc4", "xmma", false, "sm80"},
-		{"sm80_xmma_gemm_f16f16_f16f16_f16_nn_n_tilesize128x64x32_stage5_warpsize2x2x1_tensor16x8x16", "xmma", true, "sm80"},
-		{"_gemm_mha_v2_0x251aa784ab50d5a21a9a42af29de210b", "fmha", true, ""},
-		{"fmha_v2_flash_attention_fp16_64_32_S_40_sm86_kernel", "fmha", true, ""},
-		{"ampere_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1", "cudnn", false, "ampere"},
-		{"turing_fp16_i8816cudnn_int8_128x128_ldg16_relu_small_nt_v1", "i8816", true, "turing"},
-		{"volta_int8x4_icudnn_int8x4_128x32_relu_xregs_small_c32_nn_v1", "icudnn", false, "volta"},
-		{"__myl_MaxMinCas_0x04e72d81267e49f2fb43c5e7a6a463bf", "myelin", false, ""},
-		{"cublasLt_sm90_kernel", "cublasLt", false, ""},
-		{"genericReformat", "trt", false, ""},
-		{"some_kernel_nobody_knows", FamilyUnknown, false, ""},
+		{"", FamilyNone, U, ""},
+		{"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", "cublas", U, "sm90"},
+		{"sm90_gemm_wgmma_e4m3", "wgmma", Y, "sm90"},
+		{"ampere_h16816gemm_128x64_ldg8_relu_stages_32x6_nn_v1", "h16816", Y, "ampere"},
+		{"sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_warpsize1x2x1_g1_ffma_aligna4_alignc4", "xmma", N, "sm80"},
+		{"sm80_xmma_gemm_f16f16_f16f16_f16_nn_n_tilesize128x64x32_stage5_warpsize2x2x1_tensor16x8x16", "xmma", Y, "sm80"},
+		{"_gemm_mha_v2_0x251aa784ab50d5a21a9a42af29de210b", "fmha", Y, ""},
+		{"fmha_v2_flash_attention_fp16_64_32_S_40_sm86_kernel", "fmha", Y, ""},
+		{"ampere_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1", "cudnn", N, "ampere"},
+		{"turing_fp16_i8816cudnn_int8_128x128_ldg16_relu_small_nt_v1", "i8816", Y, "turing"},
+		{"volta_int8x4_icudnn_int8x4_128x32_relu_xregs_small_c32_nn_v1", "icudnn", N, "volta"},
+		{"__myl_MaxMinCas_0x04e72d81267e49f2fb43c5e7a6a463bf", "myelin", U, ""},
+		{"cublasLt_sm90_kernel", "cublasLt", U, ""},
+		{"genericReformat", "trt", U, ""},
+		{"some_kernel_nobody_knows", FamilyUnknown, U, ""},
 	} {
 		c := ClassifyTactic(tc.in)
 		if c.Family != tc.family || c.TensorCore != tc.tc || c.Arch != tc.arch {
@@ -188,7 +189,7 @@ func TestDerive(t *testing.T) {
 			name: "noop squeeze is shape",
 			l: engine.Layer{Name: "copied_squeeze_after_(Unnamed Layer* 307) [ElementWise]", Type: "NoOp",
 				Inputs: []engine.Tensor{tensor("Row major linear FP32")}, Outputs: []engine.Tensor{tensor("Row major linear FP32")}},
-			typ: "NoOp", prec: FP32, fused: 1, tags: []string{"copy", "elementwise", "noop", "shape"},
+			typ: "NoOp", prec: FP32, fused: 1, tags: []string{"copy", "noop", "shape"},
 		},
 		{
 			name: "int8 weights decide a conv without a tactic",

@@ -96,7 +96,12 @@ func refClassifyTactic(tactic string) TacticClass {
 	if c.Family == "" {
 		c.Family = FamilyUnknown
 	}
-	c.TensorCore = verdict == tcYes
+	switch verdict {
+	case tcYes:
+		c.TensorCore = TensorCoreYes
+	case tcNo:
+		c.TensorCore = TensorCoreNo
+	}
 	return c
 }
 

@@ -41,6 +41,9 @@ var tacticRules = []tacticRule{
 	{Pattern: "int8x4", TensorCore: tcNo}, // dp4a
 	{Pattern: "wngd", TensorCore: tcNo},   // winograd on CUDA cores
 	{Pattern: "winograd", TensorCore: tcNo},
+	{Pattern: "pooling", TensorCore: tcNo},
+	{Pattern: "scudnn", TensorCore: tcNo}, // FP32 cuDNN kernels: CUDA-core math
+	{Pattern: "hcudnn", TensorCore: tcNo}, // FP16 cuDNN kernels without an MMA shape
 	// Fused attention kernels (TensorRT's fused MHA v2, FMHA, flash
 	// attention) are tensor-core kernels on every architecture they exist for.
 	{Pattern: "gemm_mha", Family: "fmha", TensorCore: tcYes},
@@ -151,10 +154,46 @@ func hasPrefixLower(s, p string) bool {
 	return true
 }
 
+// TensorCoreUse is whether a kernel runs on tensor cores: a tactic no row of
+// the table gives a verdict for is Unknown, never "CUDA cores".
+type TensorCoreUse int8
+
+const (
+	TensorCoreUnknown TensorCoreUse = iota
+	TensorCoreYes
+	TensorCoreNo
+)
+
+func (u TensorCoreUse) String() string {
+	switch u {
+	case TensorCoreYes:
+		return "yes"
+	case TensorCoreNo:
+		return "no"
+	}
+	return "unknown"
+}
+
+// Known reports whether the table gave a verdict.
+func (u TensorCoreUse) Known() bool { return u != TensorCoreUnknown }
+
+// Bool is the verdict as a JSON-ready value: nil when unknown.
+func (u TensorCoreUse) Bool() *bool {
+	switch u {
+	case TensorCoreYes:
+		t := true
+		return &t
+	case TensorCoreNo:
+		f := false
+		return &f
+	}
+	return nil
+}
+
 // TacticClass is what the tactic table says of one kernel name.
 type TacticClass struct {
 	Family     string
-	TensorCore bool
+	TensorCore TensorCoreUse
 	// Arch is the architecture the kernel was compiled for ("sm80",
 	// "ampere", ...): a lower bound on the GPU, not necessarily the GPU.
 	Arch string
@@ -181,11 +220,21 @@ func ClassifyTactic(tactic string) TacticClass {
 	}
 	if sm := smPrefix(tactic); sm != "" {
 		c.Arch = sm
+		// Kernels built for architectures before Volta (sm70) cannot use
+		// tensor cores, whatever else the name says.
+		if verdict == tcUnset && len(sm) == 4 && sm[2] < '7' {
+			verdict = tcNo
+		}
 	}
 	if c.Family == "" {
 		c.Family = FamilyUnknown
 	}
-	c.TensorCore = verdict == tcYes
+	switch verdict {
+	case tcYes:
+		c.TensorCore = TensorCoreYes
+	case tcNo:
+		c.TensorCore = TensorCoreNo
+	}
 	return c
 }
 

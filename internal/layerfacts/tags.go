@@ -96,6 +96,37 @@ const (
 	computeTags = tConv | tGemm | tPooling | tSoftmax | tNorm | tPlugin | tMyelin | tPointwise | tElementwise | tActivation
 )
 
+// The raw LayerType beats words in names: a Shuffle named
+// "quant_conv1_conv/BiasAdd" moves data, a Padding named "pool1_pad" pads.
+// movesDataOnly are raw types whose name words add only shape/copy tags;
+// pointwiseRaw are raw types whose name words may not make them a
+// convolution, GEMM or pooling.
+var (
+	movesDataOnly = map[string]bool{
+		"Shuffle": true, "Slice": true, "Padding": true, "Reformat": true, "NoOp": true,
+		"Concatenation": true, "Gather": true, "Identity": true, "Resize": true,
+	}
+	pointwiseRaw = map[string]bool{
+		"PointWise": true, "PointWiseV2": true, "Scale": true, "Activation": true,
+		"ElementWise": true, "Unary": true, "Cast": true,
+	}
+)
+
+// wordTagsFor returns the name-word tags a layer of raw type rawType with
+// type tags set may take.
+func wordTagsFor(rawType string, set, words tagSet) tagSet {
+	switch {
+	case movesDataOnly[rawType]:
+		return words & (shapeTags | tCopy)
+	case pointwiseRaw[rawType]:
+		words &^= tConv | tGemm | tPooling | tAttention
+	}
+	if set&computeTags != 0 {
+		words &^= shapeTags
+	}
+	return words
+}
+
 // wordTags maps a lower-case name word (trailing digits stripped: "conv1"
 // → "conv") to tags. Only whole words match: "reformat" never matches
 // "reformatted", "conv" never matches "deconvolutional".
