@@ -66,7 +66,7 @@ func buildRecords(recs []engine.ProfileRecord, layerOf []int, ls []engine.Layer,
 		c.OutputTypes = nonNil(f.OutputTypes)
 		c.Tactic = l.TacticName
 		c.TacticFamily = f.TacticFamily
-		c.TensorCore = f.TensorCore
+		c.TensorCore = f.TensorCore.Bool()
 		if f.MyelinGraph >= 0 {
 			g := f.MyelinGraph
 			c.MyelinGraph = &g

@@ -136,7 +136,13 @@ func (s dscan) record(r *Record) error {
 		case "tactic_family":
 			return s.Str(&r.TacticFamily, true)
 		case "tensor_core":
-			return s.Bool(&r.TensorCore)
+			if s.Null() {
+				r.TensorCore = nil
+				return nil
+			}
+			v := new(bool)
+			r.TensorCore = v
+			return s.Bool(v)
 		case "myelin_graph":
 			return s.OptInt(&r.MyelinGraph)
 		case "fused_ops":

@@ -178,6 +178,8 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 		e.Int(int64(c.Layers90))
 		e.Buf = append(e.Buf, '}')
 	}
+	e.Key(false, "diagnosis")
+	e.diagnosis(b.Diagnosis)
 	e.Key(false, "issues")
 	e.Buf = append(e.Buf, '[')
 	for i := range b.Issues {
@@ -205,8 +207,50 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 		e.metrics(p.Metrics)
 		e.Buf = append(e.Buf, '}')
 	}
+	e.Buf = append(e.Buf, ']')
+	e.Key(false, "overview")
+	e.Buf = append(e.Buf, '[')
+	for i := range b.Overview {
+		if i > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		o := &b.Overview[i]
+		e.Buf = append(e.Buf, '{')
+		e.Key(true, "id")
+		e.Str(o.ID)
+		e.Key(false, "title")
+		e.Str(o.Title)
+		e.Key(false, "evidence")
+		e.Strs(o.Evidence)
+		e.Key(false, "metrics")
+		e.metrics(o.Metrics)
+		e.Key(false, "layers")
+		e.Ints(o.Layers)
+		e.Buf = append(e.Buf, '}')
+	}
 	e.Buf = append(e.Buf, ']', '}')
 	return nil
+}
+
+func (e enc) diagnosis(d *Diagnosis) {
+	if d == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "reference_ms")
+	e.Float("diagnosis.reference_ms", d.ReferenceMs)
+	e.Key(false, "reference_source")
+	e.Str(d.ReferenceSource)
+	e.Key(false, "layer_sum_ms")
+	e.Float("diagnosis.layer_sum_ms", d.LayerSumMs)
+	e.Key(false, "profile_scale")
+	e.Float("diagnosis.profile_scale", d.ProfileScale)
+	e.Key(false, "recoverable_ms")
+	e.Float("diagnosis.recoverable_ms", d.RecoverableMs)
+	e.Key(false, "recoverable_share")
+	e.Float("diagnosis.recoverable_share", d.RecoverableShare)
+	e.Buf = append(e.Buf, '}')
 }
 
 func (e enc) evidences(v []Evidence) {
@@ -566,7 +610,7 @@ func (e enc) record(r *Record) {
 	e.Key(false, "tactic_family")
 	e.Str(r.TacticFamily)
 	e.Key(false, "tensor_core")
-	e.Bool(r.TensorCore)
+	e.OptBool(r.TensorCore)
 	e.Key(false, "myelin_graph")
 	e.OptInt(r.MyelinGraph)
 	e.Key(false, "fused_ops")
@@ -621,6 +665,20 @@ func (e enc) finding(f *Finding) {
 	e.Str(f.Confidence)
 	e.Key(false, "share")
 	e.Float("issue.share", f.Share)
+	e.Key(false, "recoverable_ms")
+	e.Float("issue.recoverable_ms", f.RecoverableMs)
+	e.Key(false, "recoverable_low_ms")
+	e.Float("issue.recoverable_low_ms", f.RecoverableLowMs)
+	e.Key(false, "recoverable_high_ms")
+	e.Float("issue.recoverable_high_ms", f.RecoverableHighMs)
+	e.Key(false, "recoverable_share")
+	e.Float("issue.recoverable_share", f.RecoverableShare)
+	e.Key(false, "price_basis")
+	e.Str(f.PriceBasis)
+	e.Key(false, "price_factor")
+	e.Str(f.PriceFactor)
+	e.Key(false, "action")
+	e.Str(f.Action)
 	e.Key(false, "evidence")
 	e.Strs(f.Evidence)
 	e.Key(false, "metrics")

@@ -73,7 +73,8 @@ func smallDoc() *AnalyzeData {
 		rec("MatMul_2", 2, "gemm", "FP16", 1.25, 1.2, 62.5, "gemm"),
 		rec("__myl_AddMul_myl0_1", 3, "kgen", "FP32", 0.125, 0.13, 6.25),
 	}
-	records[0].TensorCore, records[2].TensorCore = true, true
+	yes := true
+	records[0].TensorCore, records[2].TensorCore = &yes, &yes
 	records[3].MyelinGraph = ptr(0)
 	evid := []Evidence{{Source: "folder", Detail: "folder name", Value: "resnet50", Confidence: ConfidenceMedium}}
 	passed := Backend{
@@ -144,11 +145,15 @@ func smallDoc() *AnalyzeData {
 		Issues: []Finding{
 			{ID: "gemm_dominates", Title: "One GEMM takes 62.5% of the time", Score: 0.5, Confidence: ConfidenceHigh, Share: 62.5,
 				Evidence: []string{"MatMul_2: 1.25 ms"}, Metrics: map[string]float64{"share": 62.5, "avg_ms": 1.25, "count": 1},
-				NextCheck: "check the GEMM's tile size", Layers: []int{2}},
+				NextCheck: "check the GEMM's tile size", Layers: []int{2},
+				RecoverableLowMs: 0.3, RecoverableMs: 0.5, RecoverableHighMs: 0.7, RecoverableShare: 25, PriceBasis: "estimate", PriceFactor: "owned time × 0.4", Action: "tune the GEMM"},
 			{ID: "reformat_overhead", Title: "Reformats take 6.25%", Score: 0.05, Confidence: ConfidenceLow, Share: 6.25,
-				Evidence: []string{}, Metrics: map[string]float64{}, NextCheck: "align formats", Layers: []int{1}},
+				Evidence: []string{}, Metrics: map[string]float64{}, NextCheck: "align formats", Layers: []int{1},
+				RecoverableLowMs: 0.05, RecoverableMs: 0.1, RecoverableHighMs: 0.1, RecoverableShare: 5, PriceBasis: "estimate", PriceFactor: "owned time × 0.8", Action: "align formats"},
 		},
+		Diagnosis: &Diagnosis{ReferenceMs: 2, ReferenceSource: "layer_sum", LayerSumMs: 2, ProfileScale: 1, RecoverableMs: 0.6, RecoverableShare: 30},
 		Positives: []Positive{{ID: "tensor_cores", Title: "Tensor cores carry 87.5% of the time", Evidence: []string{"2 of 4 layers"}, Metrics: map[string]float64{"tensor_core_share": 87.5}}},
+		Overview:  []OverviewItem{},
 	}
 	failed := Backend{
 		Label: "int8",
@@ -172,7 +177,7 @@ func smallDoc() *AnalyzeData {
 			Category: "unknown", CategoryConfidence: ConfidenceLow, CategoryEvidence: []Evidence{}, InputShapes: []InputShape{}},
 		Engines: Engines{EngineFiles: []string{}, MyelinGraphs: []int{}, Streams: []int{}, Subgraphs: []string{}, OptProfiles: []int{}, Partitions: []Partition{}, Source: "single", InferredCount: 1},
 		Records: []Record{}, TypeBreakdown: []Breakdown{}, TagBreakdown: []Breakdown{}, PrecisionBreakdown: []Breakdown{},
-		Issues: []Finding{}, Positives: []Positive{},
+		Issues: []Finding{}, Positives: []Positive{}, Overview: []OverviewItem{},
 	}
 	return &AnalyzeData{
 		SchemaVersion: SchemaVersion, Tool: Tool{Name: "trtperf", Version: "test"},
@@ -233,7 +238,7 @@ func bigDoc(n int) *AnalyzeData {
 		records[i] = Record{
 			Name: name, Layer: i, LayerType: typ, RawLayerType: typ, Precision: "BF16",
 			InputTypes: []string{"BF16", "BF16"}, OutputTypes: []string{"BF16"},
-			Tactic: layers[i].TacticName, TacticFamily: "sm90_xmma_gemm", TensorCore: typ == "gemm",
+			Tactic: layers[i].TacticName, TacticFamily: "sm90_xmma_gemm", TensorCore: ptr(typ == "gemm"),
 			MyelinGraph: ptr(i / 5000), FusedOps: 2, TimeMs: avg * 50, AvgMs: avg, MedianMs: ptr(med),
 			Tags: []string{typ},
 		}
@@ -291,6 +296,8 @@ func bigDoc(n int) *AnalyzeData {
 	b.Concentration = nil
 	b.Issues = []Finding{}
 	b.Positives = []Positive{}
+	b.Overview = []OverviewItem{}
+	b.Diagnosis = nil
 	d.Results = d.Results[:1]
 	d.Validation = Validation{Status: StatusPassed, BackendCount: 1, PassedCount: 1, Warnings: []string{}}
 	return d

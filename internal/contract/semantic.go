@@ -167,17 +167,34 @@ func (c *checker) backend(p string, b *Backend) {
 			c.add(p+"/concentration", "need layers_50 <= layers_80 <= layers_90 <= %d records, got %d, %d, %d", len(b.Records), k.Layers50, k.Layers80, k.Layers90)
 		}
 	}
+	owner := map[int]int{}
+	recSum := 0.0
 	for i := range b.Issues {
 		f := &b.Issues[i]
 		q := p + "/issues/" + strconv.Itoa(i)
 		if i > 0 && f.Score > b.Issues[i-1].Score {
 			c.add(q+"/score", "issues must be sorted by score, descending: %v after %v", f.Score, b.Issues[i-1].Score)
 		}
+		if !(f.RecoverableLowMs <= f.RecoverableMs && f.RecoverableMs <= f.RecoverableHighMs) {
+			c.add(q+"/recoverable_ms", "need recoverable_low_ms <= recoverable_ms <= recoverable_high_ms, got %v, %v, %v", f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs)
+		}
+		if d := b.Diagnosis; d != nil && d.ReferenceMs > 0 && math.Abs(f.RecoverableShare-f.RecoverableMs/d.ReferenceMs*100) > 0.01 {
+			c.add(q+"/recoverable_share", "recoverable_share %v is not recoverable_ms / diagnosis.reference_ms × 100 (%v)", f.RecoverableShare, f.RecoverableMs/d.ReferenceMs*100)
+		}
+		recSum += f.RecoverableMs
 		for j, l := range f.Layers {
 			if l < 0 || l >= n {
 				c.add(q+"/layers/"+strconv.Itoa(j), "layer index %d out of range [0, %d)", l, n)
+				continue
 			}
+			if o, ok := owner[l]; ok {
+				c.add(q+"/layers/"+strconv.Itoa(j), "layer %d is owned by issues %d and %d: every layer belongs to at most one finding", l, o, i)
+			}
+			owner[l] = i
 		}
+	}
+	if d := b.Diagnosis; d != nil && recSum > d.ReferenceMs*(1+1e-6)+1e-9 {
+		c.add(p+"/issues", "recoverable times sum to %v ms, more than diagnosis.reference_ms %v", recSum, d.ReferenceMs)
 	}
 }
 

@@ -98,8 +98,39 @@ type Backend struct {
 	TagBreakdown       []Breakdown       `json:"tag_breakdown"`
 	PrecisionBreakdown []Breakdown       `json:"precision_breakdown"`
 	Concentration      *Concentration    `json:"concentration"`
+	Diagnosis          *Diagnosis        `json:"diagnosis"`
 	Issues             []Finding         `json:"issues"`
 	Positives          []Positive        `json:"positives"`
+	Overview           []OverviewItem    `json:"overview"`
+}
+
+// Diagnosis is the time base every finding's price is stated against: the
+// measured latency when the folder has one, else the profiled layer sum.
+type Diagnosis struct {
+	// ReferenceMs is what one inference takes on the GPU.
+	ReferenceMs float64 `json:"reference_ms"`
+	// ReferenceSource names it: gpu_compute_median (measured), latency_median
+	// (measured, including transfers) or layer_sum (the profile).
+	ReferenceSource string `json:"reference_source"`
+	LayerSumMs      float64 `json:"layer_sum_ms"`
+	// ProfileScale is reference_ms / layer_sum_ms: findings price owned
+	// layer time × profile_scale, so per-layer profiling overhead is not
+	// counted as recoverable time.
+	ProfileScale float64 `json:"profile_scale"`
+	// RecoverableMs is the sum of the findings' recoverable_ms (at most
+	// reference_ms: no layer is owned by two findings).
+	RecoverableMs    float64 `json:"recoverable_ms"`
+	RecoverableShare float64 `json:"recoverable_share"` // percent of reference_ms
+}
+
+// OverviewItem is an unscored description of where the time goes (time by
+// type, largest layers, Myelin regions): context, not something to change.
+type OverviewItem struct {
+	ID       string             `json:"id"`
+	Title    string             `json:"title"`
+	Evidence []string           `json:"evidence"`
+	Metrics  map[string]float64 `json:"metrics"`
+	Layers   []int              `json:"layers"`
 }
 
 // BackendValidation is the integrity gate's verdict for one backend.
@@ -373,7 +404,7 @@ type Record struct {
 	OutputTypes  []string `json:"output_types"`
 	Tactic       string   `json:"tactic"`
 	TacticFamily string   `json:"tactic_family"`
-	TensorCore   bool     `json:"tensor_core"`
+	TensorCore   *bool    `json:"tensor_core"` // null: the tactic table has no verdict (unknown, not "no")
 	MyelinGraph  *int     `json:"myelin_graph"`
 	FusedOps     int      `json:"fused_ops"`
 	TimeMs       float64  `json:"time_ms"`
@@ -405,17 +436,31 @@ type Concentration struct {
 	Layers90 int `json:"layers_90"`
 }
 
-// Finding is one ranked diagnosis.
+// Finding is one cause with a price: the layers it owns (no layer is owned
+// by two findings of a backend), the time a fix would give back, what to
+// change and how to check.
 type Finding struct {
-	ID         string             `json:"id"`
-	Title      string             `json:"title"`
-	Score      float64            `json:"score"` // share of time at stake (0..1) × confidence weight
-	Confidence string             `json:"confidence"`
-	Share      float64            `json:"share"` // share of total time at stake, percent
-	Evidence   []string           `json:"evidence"`
-	Metrics    map[string]float64 `json:"metrics"`
-	NextCheck  string             `json:"next_check"`
-	Layers     []int              `json:"layers"` // layer indexes, most expensive first
+	ID         string  `json:"id"`
+	Title      string  `json:"title"`
+	Score      float64 `json:"score"` // recoverable_share / 100 × certainty weight
+	Confidence string  `json:"confidence"`
+	// Share is the owned layers' share of the profiled layer sum, percent.
+	Share float64 `json:"share"`
+	// RecoverableMs is the estimated time a fix gives back per inference,
+	// on the diagnosis reference (measured when available), with its range.
+	RecoverableMs     float64 `json:"recoverable_ms"`
+	RecoverableLowMs  float64 `json:"recoverable_low_ms"`
+	RecoverableHighMs float64 `json:"recoverable_high_ms"`
+	RecoverableShare  float64 `json:"recoverable_share"` // percent of diagnosis.reference_ms
+	// PriceBasis is "estimate" (owned time × the rule's factor) or
+	// "sibling_measured" (a measured difference to a sibling build).
+	PriceBasis  string             `json:"price_basis"`
+	PriceFactor string             `json:"price_factor"` // how the price was computed, in words
+	Action      string             `json:"action"`       // what to change, one sentence
+	Evidence    []string           `json:"evidence"`
+	Metrics     map[string]float64 `json:"metrics"`
+	NextCheck   string             `json:"next_check"`
+	Layers      []int              `json:"layers"` // the layers the finding owns, most expensive first
 }
 
 // Positive is something that is already good, with numbers.

@@ -134,7 +134,7 @@ function fillDetails(el: HTMLElement, m: Model, layer: number, l: Layer, r: Rec 
   kv(dl, "Tactic value", l.TacticValue);
   if (r) {
     kv(dl, "Tactic family", r.tactic_family);
-    kv(dl, "Tensor cores", r.tensor_core ? "yes" : "no");
+    kv(dl, "Tensor cores", r.tensor_core === null ? "unknown" : r.tensor_core ? "yes" : "no");
     kv(dl, "Myelin graph", r.myelin_graph);
     kv(dl, "Fused ops", r.fused_ops || null);
     kv(dl, "Tags", (r.tags || []).join(", "));

@@ -189,7 +189,7 @@ func passedBackend(opt Options, name func(int) string) contract.Backend {
 		records[i] = contract.Record{
 			Name: layers[i].Name, Layer: i, LayerType: op.typ, RawLayerType: op.typ, Precision: op.prec,
 			InputTypes: []string{op.prec}, OutputTypes: []string{op.prec}, Tactic: layers[i].TacticName, TacticFamily: "sm80_xmma",
-			TensorCore: op.typ == "gemm", MyelinGraph: &myelin, FusedOps: 1,
+			TensorCore: boolPtr(op.typ == "gemm"), MyelinGraph: &myelin, FusedOps: 1,
 			TimeMs: avg * count, AvgMs: avg, MedianMs: &med, Tags: []string{},
 		}
 		sumAvg += avg
@@ -296,10 +296,12 @@ func findings(rs []contract.Record, total float64) []contract.Finding {
 	out := []contract.Finding{
 		{ID: "gemm_bound", Title: "GEMMs dominate the time", Score: pct / 100 * 0.8, Confidence: contract.ConfidenceHigh, Share: pct,
 			Evidence: []string{fmt.Sprintf("gemm layers take %.1f%% of the time", pct)}, Metrics: map[string]float64{"share": pct},
-			NextCheck: "check the GEMM tactics and whether FP8 weight-only quantisation applies", Layers: gemm},
+			NextCheck: "check the GEMM tactics and whether FP8 weight-only quantisation applies", Layers: gemm,
+			PriceBasis: "estimate", PriceFactor: "synthetic", Action: "quantise the GEMM weights"},
 		{ID: "reformat", Title: "Reformat layers copy tensors between formats", Score: 0.01, Confidence: contract.ConfidenceLow, Share: 1,
 			Evidence: []string{"reformat layers appear between blocks"}, Metrics: map[string]float64{},
-			NextCheck: "look for mixed-precision boundaries", Layers: reformats},
+			NextCheck: "look for mixed-precision boundaries", Layers: reformats,
+			PriceBasis: "estimate", PriceFactor: "synthetic", Action: "align formats"},
 	}
 	if len(reformats) == 0 {
 		out = out[:1]
@@ -333,3 +335,4 @@ func failedBackend() contract.Backend {
 		Issues: []contract.Finding{}, Positives: []contract.Positive{},
 	}
 }
+func boolPtr(b bool) *bool { return &b }

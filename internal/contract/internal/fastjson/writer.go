@@ -127,6 +127,15 @@ func (e *Writer) Bool(v bool) { e.Buf = strconv.AppendBool(e.Buf, v) }
 
 func (e *Writer) Null() { e.Buf = append(e.Buf, "null"...) }
 
+// OptBool writes a nullable bool.
+func (e *Writer) OptBool(v *bool) {
+	if v == nil {
+		e.Null()
+		return
+	}
+	e.Bool(*v)
+}
+
 // Float writes the shortest representation that round-trips, in the
 // ECMAScript style JSON libraries share (exponent only below 1e-6 or from 1e21).
 func (e *Writer) Float(name string, f float64) {
