@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/findings"
 
 	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
@@ -34,6 +35,11 @@ func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) 
 	for _, b := range scope.Backends {
 		d.Results = append(d.Results, analyzeBackend(b, scope, id))
 	}
+	siblings := make([]*contract.Backend, len(d.Results))
+	for i := range d.Results {
+		siblings[i] = &d.Results[i]
+	}
+	findings.EvaluateSiblings(siblings)
 	d.Validation = rollUp(d.Results, scope)
 	cmp, err := compare.Section(d, opt.Baseline)
 	if err != nil {

@@ -180,7 +180,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	var model contract.Model
 	wg.Go(func() { model = modelFor(id, &out, infoOrNil(in.info, detailed)) })
 	if v.AnalysisMode == contract.ModeLayerProfile {
-		out.Issues, out.Positives = findings.Evaluate(&out)
+		out.Issues, out.Positives, out.Diagnosis, out.Overview = findings.Evaluate(&out)
 		if out.Issues == nil {
 			out.Issues = []contract.Finding{}
 		}

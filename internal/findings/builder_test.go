@@ -78,7 +78,7 @@ func build(label string, ls []L) *contract.Backend {
 		r := contract.Record{
 			Name: l.Name, Layer: i, LayerType: f.DerivedType, RawLayerType: l.Type, Precision: f.Precision,
 			InputTypes: f.InputTypes, OutputTypes: f.OutputTypes, Tactic: l.Tactic, TacticFamily: f.TacticFamily,
-			TensorCore: f.TensorCore, FusedOps: f.FusedOps, TimeMs: l.Ms, AvgMs: l.Ms, Tags: f.Tags,
+			TensorCore: f.TensorCore.Bool(), FusedOps: f.FusedOps, TimeMs: l.Ms, AvgMs: l.Ms, Tags: f.Tags,
 		}
 		if f.MyelinGraph >= 0 {
 			g := f.MyelinGraph

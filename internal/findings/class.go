@@ -110,6 +110,8 @@ const (
 	fBF16                                 // precision BF16
 	fInt8OrFP8                            // precision INT8 or FP8
 	fDepthwiseRaw                         // raw type names a depthwise convolution
+	fTensorCoreNo                         // the tactic table says CUDA cores (not unknown)
+	fPointwiseRaw                         // raw type is a pointwise/scale/activation kernel
 )
 
 // class is what the rules know of one record.
@@ -170,10 +172,15 @@ func classify(r *contract.Record) class {
 	case "ElementWise", "Reduce", "Unary", "PointWise", "PointWiseV2", "Scale", "Activation":
 		k.flags |= fSeparable
 	}
+	switch raw {
+	case "PointWise", "PointWiseV2", "Scale", "Activation", "Unary":
+		k.flags |= fPointwiseRaw
+	}
 	set(fElementWise, raw == "ElementWise")
 	set(fTactic, r.Tactic != "")
 	set(fTacticMyelin, r.TacticFamily == "myelin")
-	set(fTensorCore, r.TensorCore)
+	set(fTensorCore, r.TensorCore != nil && *r.TensorCore)
+	set(fTensorCoreNo, r.TensorCore != nil && !*r.TensorCore)
 	set(fBF16, r.Precision == "BF16")
 	set(fInt8OrFP8, r.Precision == "INT8" || r.Precision == "FP8")
 	set(fDepthwiseRaw, strings.Contains(raw, "Depthwise"))

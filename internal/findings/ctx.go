@@ -34,6 +34,16 @@ type ctx struct {
 	predStart, succStart []int32
 	predList, succList   []int32
 
+	// ref is the reference latency (ms) every price is stated on, refSource
+	// where it comes from, and scale = ref / total maps profiled layer time
+	// onto it.
+	ref, scale float64
+	refSource  string
+	meas       measured
+	// owned[layer] is true once a finding owns the layer: rules select only
+	// free layers, so no millisecond is priced twice.
+	owned []bool
+
 	conv      []convFacts // per layer, filled on first use (see convParams)
 	scratch   []*contract.Record
 	fallback  []*contract.Record
@@ -85,6 +95,15 @@ func newCtx(b *contract.Backend) *ctx {
 	}
 	c.buildAdjacency()
 	c.target, c.targetFrom = targetPrecision(c)
+	c.owned = make([]bool, len(b.Layers))
+	c.ref, c.refSource = reference(b, c.total)
+	if b.Timing != nil {
+		c.meas = measuredOf(b.Timing)
+	}
+	c.scale = 1
+	if c.total > 0 && c.ref > 0 {
+		c.scale = c.ref / c.total
+	}
 	return c
 }
 
@@ -216,7 +235,7 @@ func (c *ctx) selectTimed(keep func(*contract.Record, *timedInfo) bool) []*contr
 	buf := c.scratch[:0]
 	c.scratch = nil // a keep that selects again gets its own buffer
 	for j := range c.tinfo {
-		if keep(c.timed[j], &c.tinfo[j]) {
+		if !c.owned[c.tinfo[j].layer] && keep(c.timed[j], &c.tinfo[j]) {
 			buf = append(buf, c.timed[j])
 		}
 	}
@@ -243,7 +262,7 @@ func (c *ctx) typesByName() []int32 {
 func (c *ctx) timedWhere(keep func(*timedInfo) bool) []int32 {
 	var out []int32
 	for j := range c.tinfo {
-		if keep(&c.tinfo[j]) {
+		if !c.owned[c.tinfo[j].layer] && keep(&c.tinfo[j]) {
 			out = append(out, int32(j))
 		}
 	}
@@ -287,20 +306,29 @@ func (c *ctx) pct(ms float64) float64 {
 	return ms / c.total * 100
 }
 
-// maxLayers caps a finding's layer list.
-const maxLayers = 20
+// free reports whether no finding owns the layer yet.
+func (c *ctx) free(layer int) bool { return layer >= 0 && layer < len(c.owned) && !c.owned[layer] }
 
-// newFinding builds a finding over recs (sorted most expensive first): the
-// time at stake is their summed avg_ms. Metrics always hold time_ms,
-// total_ms, share_pct and layer_count so a reader can recompute the share.
-func (c *ctx) newFinding(id, confidence string, recs []*contract.Record) *contract.Finding {
-	return c.newFindingStake(id, confidence, recs, 1)
+// freeRecs keeps the records whose layers no finding owns, once each.
+func (c *ctx) freeRecs(recs []*contract.Record) []*contract.Record {
+	out := make([]*contract.Record, 0, len(recs))
+	seen := map[int]bool{}
+	for _, r := range recs {
+		if r != nil && c.free(r.Layer) && !seen[r.Layer] {
+			seen[r.Layer] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
-// newFindingStake is newFinding for rules where only a fraction of the
-// layers' time is at stake (metrics stake_factor): share and score use
-// time_ms × stake_factor.
-func (c *ctx) newFindingStake(id, confidence string, recs []*contract.Record, factor float64) *contract.Finding {
+// newFinding builds a finding that owns recs (those still free), priced
+// with the rule's factor band from priceFactors. Metrics always hold
+// time_ms (owned layer time on the profile's clock), total_ms, share_pct and
+// layer_count so a reader can recompute share and price.
+func (c *ctx) newFinding(id, confidence string, recs []*contract.Record) *contract.Finding {
+	recs = c.freeRecs(recs)
+	slices.SortStableFunc(recs, byTime)
 	ms := sumMs(recs)
 	f := &contract.Finding{
 		ID: id, Confidence: confidence,
@@ -313,32 +341,19 @@ func (c *ctx) newFindingStake(id, confidence string, recs []*contract.Record, fa
 		},
 		Layers: layerIndexes(recs),
 	}
-	if factor != 1 {
-		f.Metrics["stake_factor"] = factor
-		f.Metrics["share_pct"] = round(c.pct(ms*factor), 3)
+	f.Share = round(c.pct(ms), 3)
+	if b, ok := priceFactors[id]; ok {
+		c.price(f, ms, b, id)
 	}
-	f.Share = round(c.pct(ms*factor), 3)
-	f.Score = round(c.pct(ms*factor)/100*weight(confidence), 4)
 	return f
 }
 
 func layerIndexes(recs []*contract.Record) []int {
-	n := min(len(recs), maxLayers)
-	out := make([]int, n)
-	for i := range n {
-		out[i] = recs[i].Layer
+	out := make([]int, len(recs))
+	for i, r := range recs {
+		out[i] = r.Layer
 	}
 	return out
-}
-
-func weight(confidence string) float64 {
-	switch confidence {
-	case contract.ConfidenceHigh:
-		return 1.0
-	case contract.ConfidenceMedium:
-		return 0.7
-	}
-	return 0.4
 }
 
 func round(x float64, digits int) float64 {

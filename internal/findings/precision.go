@@ -117,12 +117,21 @@ func (c *ctx) targetEvidence() string {
 }
 
 // evalPrecisionFallback: compute layers wider than the engine's target.
+// FP32 layers TensorRT keeps for accuracy (a final Softmax, small) are
+// information, not a finding.
 func evalPrecisionFallback(c *ctx) *contract.Finding {
 	tr := precisionRank(c.target)
 	if tr == 0 || c.target == "FP32" {
 		return nil
 	}
-	recs := c.fallbackRecs()
+	var recs, expected []*contract.Record
+	for _, r := range c.freeRecs(c.fallbackRecs()) {
+		if c.expectedWide(r) {
+			expected = append(expected, r)
+		} else {
+			recs = append(recs, r)
+		}
+	}
 	if len(recs) == 0 {
 		return nil
 	}
@@ -136,29 +145,42 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 		byPrec[r.Precision] = append(byPrec[r.Precision], r)
 	}
 	f.Evidence = append(f.Evidence,
-		fmt.Sprintf("%d compute layers run wider than the %s; they take %.4f ms (%.2f%% of %.4f ms).",
-			len(recs), c.targetEvidence(), sumMs(recs), c.pct(sumMs(recs)), c.total))
+		fmt.Sprintf("%d compute layers run wider than the %s; they take %.4f ms (%.2f%% of the profile).",
+			len(recs), c.targetEvidence(), sumMs(recs), c.pct(sumMs(recs))))
 	for _, p := range sortedKeys(byPrec) {
 		rs := byPrec[p]
 		f.Metrics[strings.ToLower(p)+"_ms"] = round(sumMs(rs), 6)
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: %d layers, %.2f%%: %s.", p, len(rs), c.pct(sumMs(rs)), c.topNames(rs, 5)))
 	}
-	names := make([]string, 0, 5)
-	for i, r := range recs {
-		if i == 5 {
-			break
-		}
-		names = append(names, quoteLayer(r.Name)+":"+strings.ToLower(c.target))
+	if len(expected) > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("Not counted: %d small layers TensorRT keeps wide for accuracy (%s).", len(expected), c.topNames(expected, 2)))
 	}
-	switch c.target {
-	case "INT8", "FP8", "FP4":
-		f.NextCheck = fmt.Sprintf("Check Q/DQ placement or calibration around these layers (quantize their inputs and weights), then rebuild with --%s --fp16 --precisionConstraints=obey --layerPrecisions=%s and compare latency and accuracy.",
-			strings.ToLower(c.target), strings.Join(names, ","))
+	target := strings.ToLower(c.target)
+	switch {
+	case c.explicitQDQ():
+		f.Action = "Quantize these layers in the model (Q/DQ on their inputs and weights): in an explicitly quantized engine precision flags must not be used to move layers."
+		f.NextCheck = "Add QuantizeLinear/DequantizeLinear on the inputs of " + c.topNames(recs, 3) + " in the model, rebuild with --int8 --fp16, and check their precision in the layer list."
 	default:
-		f.NextCheck = fmt.Sprintf("Rebuild with --%s --precisionConstraints=prefer --layerPrecisions=%s to see whether TensorRT can run them narrower (look for FP32 casts or ops without %s kernels in the ONNX graph), and check accuracy.",
-			strings.ToLower(c.target), strings.Join(names, ","), c.target)
+		names := c.addressable(recs, target)
+		f.Action = fmt.Sprintf("Let these layers run in %s: find what keeps them wide (an FP32 cast or an op without a %s kernel in the model) and remove it, or pin their precision.", c.target, c.target)
+		if names != "" {
+			flag := "--" + target
+			if target == "int8" {
+				flag = "--int8 --fp16"
+			}
+			f.NextCheck = fmt.Sprintf("Rebuild with %s --precisionConstraints=prefer --layerPrecisions=%s and compare latency and accuracy.", flag, names)
+		} else {
+			f.NextCheck = "These layers carry names TensorRT made while fusing, which --layerPrecisions cannot address: look for Cast nodes to FP32 (or ops without " + c.target + " kernels) around " + c.topNames(recs, 2) + " in the model, remove them, rebuild and check the layers' precision."
+		}
 	}
 	return f
+}
+
+// expectedWide: a layer TensorRT keeps in FP32 on purpose: a softmax or
+// normalization statistic that takes under expectedFP32Pct of the time.
+func (c *ctx) expectedWide(r *contract.Record) bool {
+	k := c.class(r)
+	return (k.has(tgSoftmax) || k.has(tgNorm)) && c.pct(r.AvgMs) < limits.expectedFP32Pct
 }
 
 // fallbackRecs are the timed compute layers wider than the target, once

@@ -37,11 +37,10 @@ func evalReformat(c *ctx) *contract.Finding {
 		return k.is(fReformat) || (k.has(tgCopy) && !k.is(fNoOp))
 	})
 	ms := sumMs(recs)
-	if len(recs) == 0 || c.pct(ms) < reformatMinPct {
+	if len(recs) == 0 {
 		return nil
 	}
-	f := c.newFinding("reformat_overhead", contract.ConfidenceHigh, recs)
-	f.Title = fmt.Sprintf("Reformat/copy layers take %.1f%% of the time", c.pct(ms))
+	f := c.newFinding("reformat_overhead", contract.ConfidenceMedium, recs)
 	f.Evidence = append(f.Evidence, fmt.Sprintf("%d reformat/copy layers take %.4f ms (%.2f%% of %.4f ms).", len(recs), ms, c.pct(ms), c.total))
 
 	type agg struct {
@@ -91,11 +90,8 @@ func evalReformat(c *ctx) *contract.Finding {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%s (%.2f%%, %s): %s → %s.",
 			short(r.Name), c.pct(r.AvgMs), conversion(r), c.neighbourNames(c.preds(r.Layer), "graph input"), c.neighbourNames(c.succs(r.Layer), "graph output")))
 	}
-	if qdq > 0 {
-		f.NextCheck = "Move Q/DQ nodes so each QuantizeLinear directly follows an op TensorRT can fuse it into (quantize residual-add inputs and pooling inputs too), rebuild with --int8 --fp16, and check that the QuantizeLinear layers disappear from the layer list."
-	} else {
-		f.NextCheck = "Match I/O formats to the first and last layers (--inputIOFormats/--outputIOFormats, e.g. fp16:hwc8) and pin the precision of the layers on both sides of each reformat (--precisionConstraints=obey --layerPrecisions=...) so producer and consumer agree on one format."
-	}
+	f.Action = "Make producer and consumer of each reformat agree on one format: look at the pairs above (precision or layout changes between them) and remove the cause in the model (a cast, a layer without a kernel in the neighbours' format)."
+	f.NextCheck = "For each reformat above, compare the producer's output format with the consumer's input format in the layer info; rebuild with --builderOptimizationLevel=5 and check whether the reformats remain."
 	return f
 }
 

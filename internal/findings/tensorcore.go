@@ -89,70 +89,93 @@ func evalNoTensorCore(c *ctx) *contract.Finding {
 	tr := precisionRank(c.target)
 	cand := c.timedWhere(func(t *timedInfo) bool {
 		k := t.k
-		return k.is(fMatmul) && k.is(fTactic) && !k.is(fTacticMyelin) && !k.is(fTensorCore) && int(k.rank) <= tr
+		return k.is(fMatmul) && k.is(fTactic) && !k.is(fTacticMyelin) && k.is(fTensorCoreNo) && int(k.rank) <= tr
 	})
 	dw := c.depthwise(cand)
 	var recs []*contract.Record
 	for p, j := range cand {
-		if !dw[p] {
-			recs = append(recs, c.timed[j])
+		if dw[p] {
+			continue
 		}
+		if g, ok := c.gemvOf(int(c.tinfo[j].layer)); ok && g.rows <= limits.gemvMaxRows {
+			continue // a matrix-vector product: bandwidth, not math (bandwidth_bound_gemv)
+		}
+		recs = append(recs, c.timed[j])
 	}
-	if len(recs) == 0 || c.pct(sumMs(recs)) < 1 {
+	if len(recs) == 0 {
 		return nil
 	}
 	f := c.newFinding("no_tensor_core", contract.ConfidenceMedium, recs)
 	f.Evidence = append(f.Evidence,
-		fmt.Sprintf("%d %s convolution/GEMM layers use CUDA-core tactics: %.4f ms (%.2f%%).", len(recs), c.target, sumMs(recs), c.pct(sumMs(recs))))
+		fmt.Sprintf("%d %s convolution/GEMM layers use CUDA-core tactics: %.4f ms (%.2f%% of the profile).", len(recs), c.target, sumMs(recs), c.pct(sumMs(recs))))
+	stem := 0
 	for i, r := range recs {
-		if i == 5 {
-			break
+		in, _ := c.channels(r.Layer)
+		if in > 0 && in <= 4 {
+			stem++
 		}
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%s (%.2f%%): %s", short(r.Name), c.pct(r.AvgMs), short(r.Tactic)))
+		if i < 4 {
+			f.Evidence = append(f.Evidence, fmt.Sprintf("%s (%.2f%%, %d input channels): %s", short(r.Name), c.pct(r.AvgMs), in, short(r.Tactic)))
+		}
 	}
-	gemv := countIf(recs, func(r *contract.Record) bool {
-		return containsFold(r.Tactic, "gemv") || containsFold(r.Tactic, "simt")
-	})
-	if gemv == len(recs) {
-		// Batch-1 GEMV/SIMT kernels are memory-bound: tensor cores would
-		// not help much, so this is a weak lead.
-		f.Confidence = contract.ConfidenceLow
-		f.Score = round(f.Share/100*weight(f.Confidence), 4)
+	if stem > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them read an image-like input of at most 4 channels: the first convolution, which has no %s tensor-core kernel for so few channels.", stem, c.target))
 	}
-	if gemv > 0 {
-		f.Metrics["gemv_or_simt_layers"] = float64(gemv)
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them are GEMV/SIMT kernels, usual for batch 1: a larger batch would let tensor cores help.", gemv))
+	if stem == len(recs) && c.target == "INT8" {
+		if c.explicitQDQ() {
+			f.Action = "Run the first convolution in FP16: remove the Q/DQ pair around it in the model (keep the others), so TensorRT picks an FP16 tensor-core kernel for the 3-channel input."
+			f.NextCheck = "Re-export without the QuantizeLinear/DequantizeLinear on the first convolution's input and weights, rebuild with --int8 --fp16 and compare the first layer's time."
+		} else {
+			names := c.addressable(recs, "fp16")
+			f.Action = "Run the first convolution in FP16 (few input channels have no INT8 tensor-core kernel)."
+			if names != "" {
+				f.NextCheck = "Rebuild with --int8 --fp16 --precisionConstraints=prefer --layerPrecisions=" + names + " and compare the first layer's time."
+			} else {
+				f.NextCheck = "Rebuild with --int8 --fp16 and the first convolution kept in FP16 (set its precision in the network definition), and compare its time."
+			}
+		}
+	} else {
+		f.Action = "Check why TensorRT chose CUDA-core kernels for these layers (channel counts, batch size, tactic sources) and rebuild so tensor-core tactics can win."
+		f.NextCheck = "Rebuild with --builderOptimizationLevel=5 and --verbose, and look in the build log for the tensor-core tactics of these layers and why they lost."
 	}
-	f.NextCheck = "Check channel alignment (multiples of 8 for FP16, 16 for INT8), try a larger batch, and rebuild with --builderOptimizationLevel=5; if tensor-core tactics still lose, they were timed slower for these shapes."
 	return f
 }
 
-// evalFP32Engine says, for FP32 engines, that tensor cores are out of reach
-// of FP32 math (TF32 aside), instead of complaining about them.
+// evalFP32Engine: an engine built in FP32. Its price is the measured
+// difference to a reduced-precision sibling when one exists (sibling.go
+// replaces the estimate); else the tensor-core headroom estimate.
 func evalFP32Engine(c *ctx) *contract.Finding {
 	if c.target != "FP32" && c.target != "TF32" {
 		return nil
 	}
-	mm := c.selectTimed(flagged(fMatmul))
-	if len(mm) == 0 {
+	all := c.selectTimed(flagged(fCompute))
+	if len(all) == 0 {
 		return nil
 	}
-	cuda := make([]*contract.Record, 0, len(mm))
-	tf32 := 0.0
-	for _, r := range mm {
-		if r.TensorCore {
-			tf32 += r.AvgMs
-		} else {
-			cuda = append(cuda, r)
+	var mm, tf32, other []*contract.Record
+	for _, r := range all {
+		k := c.class(r)
+		switch {
+		case k.is(fMatmul) && k.is(fTensorCore):
+			tf32 = append(tf32, r)
+		case k.is(fMatmul):
+			mm = append(mm, r)
+		default:
+			other = append(other, r)
 		}
 	}
-	f := c.newFinding("fp32_engine", contract.ConfidenceLow, cuda)
-	f.Metrics["matmul_ms"] = round(sumMs(mm), 6)
-	f.Metrics["tf32_tensor_core_ms"] = round(tf32, 6)
+	f := c.newFinding("fp32_engine", contract.ConfidenceHigh, all)
+	bm, bt, bo := priceFactors["fp32_engine_matmul"], priceFactors["fp32_engine_tf32"], priceFactors["fp32_engine_other"]
+	m, t, o, s := sumMs(mm), sumMs(tf32), sumMs(other), c.scale
+	c.priceMs(f, s*(m*bm.low+t*bt.low+o*bo.low), s*(m*bm.est+t*bt.est+o*bo.est), s*(m*bm.high+t*bt.high+o*bo.high),
+		fmt.Sprintf("CUDA-core convolution/GEMM %.4f ms × %.2f + TF32 tensor-core %.4f ms × %.2f + other compute %.4f ms × %.2f, × profile scale %.3f", m, bm.est, t, bt.est, o, bo.est, s))
+	f.PriceBasis = "estimate"
+	f.Metrics["matmul_ms"] = round(m+t, 6)
+	f.Metrics["tf32_tensor_core_ms"] = round(t, 6)
 	f.Evidence = append(f.Evidence,
-		fmt.Sprintf("This engine computes in FP32 (%s): FP32 math cannot use FP16/INT8 tensor cores, so CUDA-core convolution/GEMM tactics are expected, not a fault.", c.targetEvidence()),
-		fmt.Sprintf("Convolution/GEMM: %.4f ms (%.2f%%); %.2f%% of the time runs on TF32 tensor cores, %.2f%% on CUDA cores.",
-			sumMs(mm), c.pct(sumMs(mm)), c.pct(tf32), c.pct(sumMs(cuda))))
+		fmt.Sprintf("This engine computes in FP32 (%s): its convolutions/GEMMs cannot use FP16/INT8 tensor cores.", c.targetEvidence()),
+		fmt.Sprintf("Convolution/GEMM: %.2f%% of the profile on CUDA cores, %.2f%% on TF32 tensor cores; other compute %.2f%%.", c.pct(m), c.pct(t), c.pct(o)))
+	f.Action = "Build with reduced precision: --fp16 (or --best), keeping accuracy-critical layers in FP32 only if validation requires it."
 	return f
 }
 
@@ -218,7 +241,7 @@ func evalChannelAlignment(c *ctx) *contract.Finding {
 		in, out int64
 	}
 	cand := c.timedWhere(func(t *timedInfo) bool {
-		return t.k.align != 0 && t.k.is(fMatmul) && !t.k.is(fKgenMHA) && !t.k.is(fMyelinRaw)
+		return t.k.align != 0 && t.k.is(fMatmul) && !t.k.is(fKgenMHA) && !t.k.is(fMyelinRaw) && !t.k.is(fPointwiseRaw)
 	})
 	ch := make([]chans, len(cand))
 	for _, p := range c.inLayerOrder(cand) {
@@ -245,8 +268,17 @@ func evalChannelAlignment(c *ctx) *contract.Finding {
 		return nil
 	}
 	f := c.newFinding("channel_alignment", contract.ConfidenceMedium, recs)
-	f.Evidence = append(f.Evidence, fmt.Sprintf("%d convolution/GEMM layers have channel counts that are not multiples of 8 (FP16), 16 (INT8) or 32 (FP8): %.4f ms (%.2f%%).",
-		len(recs), sumMs(recs), c.pct(sumMs(recs))))
+	// Price: the padded (wasted) fraction of each layer's math.
+	wastedMs := 0.0
+	for _, b := range bads {
+		wastedMs += b.r.AvgMs * padWaste(b.in, b.out, b.align)
+	}
+	c.priceMs(f, wastedMs*c.scale*0.5, wastedMs*c.scale, wastedMs*c.scale,
+		fmt.Sprintf("Σ layer time × padded fraction of its channels (%.4f ms wasted of %.4f ms), × profile scale %.3f", wastedMs, sumMs(recs), c.scale))
+	f.PriceBasis = "estimate"
+	f.Metrics["wasted_ms"] = round(wastedMs, 6)
+	f.Evidence = append(f.Evidence, fmt.Sprintf("%d convolution/GEMM layers have channel counts that are not multiples of 8 (FP16), 16 (INT8) or 32 (FP8): %.4f ms (%.2f%%); padding wastes %.4f ms of it.",
+		len(recs), sumMs(recs), c.pct(sumMs(recs)), wastedMs))
 	for i, b := range bads {
 		if i == 5 {
 			break
@@ -254,6 +286,25 @@ func evalChannelAlignment(c *ctx) *contract.Finding {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%s (%.2f%%, %s): %d input / %d output channels, want multiples of %d.",
 			short(b.r.Name), c.pct(b.r.AvgMs), b.r.Precision, b.in, b.out, b.align))
 	}
+	f.Action = "Pad the channel counts of these layers to the next multiple in the model (zero-padded weights), or accept the waste if the architecture is fixed."
 	f.NextCheck = "Pad the channel counts of these layers to the next multiple (8 for FP16, 16 for INT8, 32 for FP8) in the model (zero-padded weights), rebuild and compare these layers' times."
 	return f
+}
+
+// padWaste is the fraction of a layer's math spent on padding when its
+// channels are rounded up to a multiple of align (inputs of 4 channels or
+// fewer are image inputs, handled by first-layer kernels: not counted).
+func padWaste(in, out, align int64) float64 {
+	frac := func(n int64) float64 {
+		if n <= 0 || align <= 0 || n%align == 0 {
+			return 1
+		}
+		padded := (n + align - 1) / align * align
+		return float64(n) / float64(padded)
+	}
+	useful := frac(out)
+	if in > 4 {
+		useful *= frac(in)
+	}
+	return 1 - useful
 }

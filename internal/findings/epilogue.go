@@ -1,0 +1,113 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// isPointwiseAlone: a timed pointwise/activation kernel (by raw type; a
+// Myelin kgen kernel that is no GEMM or attention counts too).
+func (c *ctx) isPointwiseAlone(r *contract.Record, t *timedInfo) bool {
+	if t.k.is(fMatmul) || t.k.is(fKgenMHA) || t.k.is(fReformat) {
+		return false
+	}
+	switch r.RawLayerType {
+	case "PointWise", "PointWiseV2", "Activation", "ElementWise", "Unary", "Scale":
+		return true
+	case "kgen":
+		return !t.k.has(tgAttention) && !t.k.has(tgSoftmax) && !t.k.has(tgNorm)
+	}
+	return false
+}
+
+// epilogueProducer walks from a pointwise layer back through pass-through
+// layers (0 ms, casts, copies) to a convolution/GEMM whose only consumer
+// path leads here (for a residual Add: either input); it returns the
+// producer and the pass-through layers between them (what blocks the
+// fusion), or -1.
+func (c *ctx) epilogueProducer(layer int) (int, []int) {
+	for _, start := range c.preds(layer) {
+		if p, between := c.producerPath(int(start)); p >= 0 {
+			return p, between
+		}
+	}
+	return -1, nil
+}
+
+func (c *ctx) producerPath(p int) (int, []int) {
+	var between []int
+	for hop := 0; hop < 4; hop++ {
+		if len(c.succs(p)) != 1 {
+			return -1, nil // the output is also read elsewhere: no fusion
+		}
+		pr := c.record(p)
+		if pr == nil {
+			return -1, nil
+		}
+		k := c.class(pr)
+		if k.is(fMatmul) && !k.is(fMyelinRaw) && !k.is(fKgenMHA) {
+			return p, between
+		}
+		ps := c.preds(p)
+		if len(ps) != 1 || !(pr.AvgMs == 0 || k.has(tgCast) || k.has(tgCopy) || k.is(fNoOp) || strings.Contains(pr.Name, "Cast")) {
+			return -1, nil
+		}
+		between = append(between, p)
+		p = int(ps[0])
+	}
+	return -1, nil
+}
+
+func evalUnfusedEpilogue(c *ctx) *contract.Finding {
+	blockers := map[string]int{}
+	var blockerOrder []string
+	var recs []*contract.Record
+	for _, r := range c.selectTimed(func(r *contract.Record, t *timedInfo) bool { return c.isPointwiseAlone(r, t) }) {
+		p, between := c.epilogueProducer(r.Layer)
+		if p < 0 {
+			continue
+		}
+		recs = append(recs, r)
+		for _, b := range between {
+			kind := blockerKind(c.b.Layers[b].Name, c.b.Layers[b].LayerType)
+			if blockers[kind] == 0 {
+				blockerOrder = append(blockerOrder, kind)
+			}
+			blockers[kind]++
+		}
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	f := c.newFinding("unfused_epilogue", contract.ConfidenceHigh, recs)
+	f.Evidence = append(f.Evidence,
+		fmt.Sprintf("%d pointwise/activation layers run as their own kernels right after a convolution/GEMM: %.4f ms (%.2f%% of the profile): %s.",
+			len(recs), sumMs(recs), c.pct(sumMs(recs)), c.topNames(recs, 4)))
+	if len(blockerOrder) > 0 {
+		parts := []string{}
+		for _, k := range blockerOrder {
+			parts = append(parts, fmt.Sprintf("%s ×%d", k, blockers[k]))
+		}
+		f.Evidence = append(f.Evidence, "Between producer and activation sit layers that block the fusion: "+strings.Join(parts, ", ")+".")
+		f.Action = "Remove the casts between the convolutions and their activations in the model (" + blockerOrder[0] + "): keep the activation in the convolution's precision so TensorRT fuses it into the convolution's epilogue."
+		f.NextCheck = "Compile without the forced casts (e.g. Torch-TensorRT: same dtype for the whole graph, no truncate/cast passes; ONNX: remove Cast nodes around Clip/ReLU6), rebuild and check that the activation layers are gone."
+	} else {
+		f.Action = "Export the activations in a form TensorRT fuses into the convolution/GEMM epilogue (ReLU, Clip/ReLU6 directly after the conv, same precision) and rebuild."
+		f.NextCheck = "Rebuild (or export through ONNX with trtexec) and check that these activation layers are fused into the convolution names (`Conv + Relu`)."
+	}
+	return f
+}
+
+// blockerKind names a pass-through layer for evidence: "Forced Cast" layers
+// of Torch-TensorRT, Cast, copy.
+func blockerKind(name, typ string) string {
+	switch {
+	case strings.Contains(name, "Forced Cast"):
+		return "\"Forced Cast\" layers"
+	case strings.Contains(strings.ToLower(name), "cast"):
+		return "Cast layers"
+	}
+	return typ + " layers"
+}

@@ -1,0 +1,121 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// evalOverview describes where the time goes, unscored: the largest
+// layers, the dominant layer type, Myelin regions, tiny kernels and the
+// profiling overhead. None of it is a cause a user can change.
+func evalOverview(c *ctx) []contract.OverviewItem {
+	out := []contract.OverviewItem{}
+	all := c.timed
+	if len(all) == 0 {
+		return out
+	}
+	// Largest layers.
+	var hot []*contract.Record
+	for _, r := range all {
+		if c.pct(r.AvgMs) >= limits.hotLayerPct {
+			hot = append(hot, r)
+		}
+	}
+	if len(hot) > 0 {
+		o := contract.OverviewItem{ID: "largest_layers", Title: fmt.Sprintf("%d layers take at least %.0f%% each", len(hot), limits.hotLayerPct),
+			Metrics: map[string]float64{"time_ms": round(sumMs(hot), 6), "share_pct": round(c.pct(sumMs(hot)), 3), "layer_count": float64(len(hot))},
+			Layers:  layerIndexes(hot)}
+		for i, r := range hot {
+			if i == 5 {
+				break
+			}
+			o.Evidence = append(o.Evidence, fmt.Sprintf("%s: %.2f%% (%.4f ms), %s, %s, tactic %s.", short(r.Name), c.pct(r.AvgMs), r.AvgMs, r.LayerType, r.Precision, tacticWords(r)))
+		}
+		out = append(out, o)
+	}
+	// Dominant type.
+	ms := make([]float64, len(c.typeNames))
+	for j := range c.tinfo {
+		ms[c.tinfo[j].typ] += c.tinfo[j].avg
+	}
+	best, bestID, bestMs := "", int32(-1), 0.0
+	for _, id := range c.typesByName() {
+		if ms[id] > bestMs {
+			best, bestID, bestMs = c.typeNames[id], id, ms[id]
+		}
+	}
+	if best != "" && c.pct(bestMs) >= limits.hotTypePct {
+		var recs []*contract.Record
+		for j := range c.tinfo {
+			if c.tinfo[j].typ == bestID {
+				recs = append(recs, c.timed[j])
+			}
+		}
+		out = append(out, contract.OverviewItem{ID: "dominant_type", Title: fmt.Sprintf("%s layers take %.1f%% of the time", best, c.pct(bestMs)),
+			Evidence: []string{fmt.Sprintf("%d %s layers take %.4f ms (%.2f%% of %.4f ms). Largest: %s.", len(recs), best, bestMs, c.pct(bestMs), c.total, c.topNames(recs, 3))},
+			Metrics:  map[string]float64{"time_ms": round(bestMs, 6), "share_pct": round(c.pct(bestMs), 3), "layer_count": float64(len(recs))},
+			Layers:   layerIndexes(recs)})
+	}
+	// Myelin regions.
+	var myl []*contract.Record
+	for _, r := range all {
+		if r.RawLayerType == "Myelin" || c.hasTag(r, tgMyelin) {
+			myl = append(myl, r)
+		}
+	}
+	if len(myl) > 0 && c.pct(sumMs(myl)) >= 1 {
+		out = append(out, contract.OverviewItem{ID: "myelin_regions", Title: fmt.Sprintf("Myelin-compiled layers take %.1f%% of the time", c.pct(sumMs(myl))),
+			Evidence: []string{fmt.Sprintf("%d Myelin layers/kernels: %s. Their inside is compiled by Myelin; profile with nsys or rebuild with TensorRT 10+ and detailed verbosity to see kernels.", len(myl), c.topNames(myl, 3))},
+			Metrics:  map[string]float64{"time_ms": round(sumMs(myl), 6), "share_pct": round(c.pct(sumMs(myl)), 3), "layer_count": float64(len(myl))},
+			Layers:   layerIndexes(myl)})
+	}
+	// Tiny kernels: a description; launch_bound is the finding when the
+	// host is measured to be the bottleneck.
+	var tiny []*contract.Record
+	for _, r := range all {
+		if r.AvgMs < limits.tinyMs {
+			tiny = append(tiny, r)
+		}
+	}
+	if len(tiny) >= 20 {
+		out = append(out, contract.OverviewItem{ID: "small_kernels", Title: fmt.Sprintf("%d of %d timed layers run under %.0f µs", len(tiny), len(all), limits.tinyMs*1000),
+			Evidence: []string{fmt.Sprintf("Together %.4f ms (%.2f%% of the profile). Small kernels are a cause only when the host cannot launch them fast enough (measured enqueue time close to GPU time).", sumMs(tiny), c.pct(sumMs(tiny)))},
+			Metrics:  map[string]float64{"time_ms": round(sumMs(tiny), 6), "share_pct": round(c.pct(sumMs(tiny)), 3), "layer_count": float64(len(tiny))},
+			Layers:   []int{}})
+	}
+	// Profiling overhead.
+	if c.refSource != RefLayerSum && c.ref > 0 {
+		ratio := c.total / c.ref
+		out = append(out, contract.OverviewItem{ID: "profiling_overhead", Title: fmt.Sprintf("The per-layer profile sums to %.2f× the measured GPU time", ratio),
+			Evidence: []string{fmt.Sprintf("Layer sum %.4f ms vs measured %.4f ms (%s). Per-layer profiling adds event overhead per kernel; it is information, not a problem to fix. Findings are priced on the measured time.", c.total, c.ref, strings.ReplaceAll(c.refSource, "_", " "))},
+			Metrics:  map[string]float64{"layer_sum_ms": round(c.total, 6), "reference_ms": round(c.ref, 6), "ratio": round(ratio, 4)},
+			Layers:   []int{}})
+	}
+	return out
+}
+
+func tacticWords(r *contract.Record) string {
+	if r.Tactic == "" {
+		return "none named"
+	}
+	tc := "tensor cores unknown"
+	if r.TensorCore != nil {
+		tc = "no tensor cores"
+		if *r.TensorCore {
+			tc = "tensor cores"
+		}
+	}
+	return fmt.Sprintf("%s (%s)", r.TacticFamily, tc)
+}
+
+func countIf(recs []*contract.Record, f func(*contract.Record) bool) int {
+	n := 0
+	for _, r := range recs {
+		if f(r) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,177 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// explicitQDQ reports whether the engine was built from a Q/DQ (explicitly
+// quantized) network: some layer has Origin QDQ or fused QuantizeLinear ops.
+// In such engines precision flags must not be used to move layers
+// (TensorRT's docs): the fix is in the model.
+func (c *ctx) explicitQDQ() bool {
+	for i := range c.rinfo {
+		if c.rinfo[i].k.is(fQDQOrigin) || c.rinfo[i].k.has(tgQuantize) && c.rinfo[i].k.is(fMatmul) {
+			return true
+		}
+	}
+	return false
+}
+
+// graphInputFed reports whether a layer reads only graph inputs (no
+// producer layer).
+func (c *ctx) graphInputFed(layer int) bool { return len(c.preds(layer)) == 0 }
+
+func evalInputQuantize(c *ctx) *contract.Finding {
+	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		return t.k.is(fStandaloneQDQ) && c.graphInputFed(r.Layer) && strings.Contains(strings.ToUpper(conversion(r)), "INT8")
+	})
+	if len(recs) == 0 {
+		return nil
+	}
+	f := c.newFinding("input_quantize", contract.ConfidenceHigh, recs)
+	f.Evidence = append(f.Evidence,
+		fmt.Sprintf("%d QuantizeLinear layer(s) read the graph input and run as their own kernel: %.4f ms of the profile (%.2f%%): %s.",
+			len(recs), sumMs(recs), c.pct(sumMs(recs)), c.topNames(recs, 3)),
+		"An input quantize has no producer to fuse into: moving Q/DQ in the model does not remove it.")
+	f.Action = "Feed the engine INT8 (or FP16) input and quantize in pre-processing, instead of quantizing the FP32 graph input inside the engine."
+	f.NextCheck = "Rebuild with an INT8 input format (--inputIOFormats=int8:chw) or quantize in your pre-processing, and check that the input QuantizeLinear layer is gone."
+	return f
+}
+
+// isDataMovement: a layer that only moves or converts data (reformats,
+// transposes, pads, slices, standalone Q/DQ), by its raw LayerType.
+func (c *ctx) isDataMovement(t *timedInfo, raw string) bool {
+	if t.k.is(fReformat) || t.k.is(fStandaloneQDQ) {
+		return true
+	}
+	switch raw {
+	case "Shuffle", "Slice", "Padding", "Reformat", "Concatenation":
+		return true
+	}
+	return false
+}
+
+func evalQDQPlacement(c *ctx) *contract.Finding {
+	if !c.explicitQDQ() {
+		return nil
+	}
+	qdq := c.selectTimed(flagged(fStandaloneQDQ))
+	if len(qdq) == 0 {
+		return nil
+	}
+	inQDQ := map[int]bool{}
+	for _, r := range qdq {
+		inQDQ[r.Layer] = true
+	}
+	nearQDQ := func(layer int) bool {
+		for _, ns := range [][]int32{c.preds(layer), c.succs(layer)} {
+			for _, n := range ns {
+				if inQDQ[int(n)] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// Reformats next to a standalone Q/DQ exist for it.
+	reformats := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		return (t.k.is(fReformat) || t.k.has(tgCopy) && !t.k.is(fNoOp)) && !inQDQ[r.Layer] && nearQDQ(r.Layer)
+	})
+	// INT8 layers that write float tensors to other layers.
+	floatOut := func(r *contract.Record) bool {
+		if r == nil || precisionRank(r.Precision) != 2 {
+			return false
+		}
+		for _, t := range r.OutputTypes {
+			if t == "FP32" || t == "FP16" || t == "BF16" {
+				return len(c.succs(r.Layer)) > 0
+			}
+		}
+		return false
+	}
+	// Float compute layers between INT8 layers and Q/DQ: they would run INT8
+	// with Q/DQ on their inputs.
+	floats := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		if !t.k.is(fCompute) || t.k.is(fMatmul) || int(t.k.rank) <= 2 {
+			return false
+		}
+		if nearQDQ(r.Layer) {
+			return true
+		}
+		for _, p := range c.preds(r.Layer) {
+			if floatOut(c.record(int(p))) {
+				return true
+			}
+		}
+		return false
+	})
+	// INT8 convolutions on CUDA-core tactics because of float I/O.
+	cudaConv := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		if !t.k.is(fMatmul) || !t.k.is(fInt8OrFP8) || r.TensorCore == nil || *r.TensorCore {
+			return false
+		}
+		return floatOut(r) || nearQDQ(r.Layer)
+	})
+	all := append(append(append(append([]*contract.Record{}, qdq...), reformats...), floats...), cudaConv...)
+	f := c.newFinding("qdq_placement", contract.ConfidenceHigh, all)
+	sq, sr, sf, sc := sumMs(qdq), sumMs(reformats), sumMs(floats), sumMs(cudaConv)
+	bq, bf, bc := priceFactors["qdq_standalone"], priceFactors["qdq_float_consumer"], priceFactors["qdq_cuda_core_conv"]
+	s := c.scale
+	c.priceMs(f, s*((sq+sr)*bq.low+sf*bf.low+sc*bc.low), s*((sq+sr)*bq.est+sf*bf.est+sc*bc.est), s*((sq+sr)*bq.high+sf*bf.high+sc*bc.high),
+		fmt.Sprintf("(standalone Q/DQ %.4f + their reformats %.4f ms) × %.2f + float neighbours %.4f ms × %.2f + CUDA-core INT8 convolutions %.4f ms × %.2f, × profile scale %.3f",
+			sq, sr, bq.est, sf, bf.est, sc, bc.est, s))
+	f.PriceBasis = "estimate"
+	f.Metrics["standalone_qdq_ms"] = round(sq, 6)
+	f.Metrics["qdq_reformat_ms"] = round(sr, 6)
+	f.Metrics["float_neighbour_ms"] = round(sf, 6)
+	f.Metrics["cuda_core_int8_ms"] = round(sc, 6)
+	f.Evidence = append(f.Evidence,
+		fmt.Sprintf("%d Quantize/Dequantize layers TensorRT could not fuse run as standalone kernels: %.4f ms (%.2f%% of the profile): %s.", len(qdq), sq, c.pct(sq), c.topNames(qdq, 4)))
+	if len(reformats) > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d reformats next to them: %.4f ms (%.2f%%).", len(reformats), sr, c.pct(sr)))
+	}
+	if len(floats) > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d layers run in float between INT8 layers and Q/DQ: %.4f ms (%.2f%%): %s.", len(floats), sf, c.pct(sf), c.topNames(floats, 3)))
+	}
+	if len(cudaConv) > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d INT8 convolutions with float inputs/outputs run on CUDA-core (int8x4/dp4a) tactics: %.4f ms (%.2f%%): %s.", len(cudaConv), sc, c.pct(sc), c.topNames(cudaConv, 3)))
+	}
+	f.Evidence = append(f.Evidence, "These are one cause (where Q/DQ sit in the model), counted once.")
+	where := qdqPlaces(c, qdq, floats)
+	f.Action = "Change Q/DQ placement in the model: quantize the inputs of " + where + " so every QuantizeLinear follows an op TensorRT can fuse it into, and rebuild."
+	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + " (for PyTorch, quantize residual Add and pooling inputs as well as conv inputs), rebuild with --int8 --fp16, and check that the QuantizeLinear layers are gone from the layer list. Do not use --layerPrecisions in an explicitly quantized engine."
+	return f
+}
+
+// qdqPlaces says, in words, where the unfused Q/DQ sit.
+func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
+	var adds, pools int
+	for _, r := range append(append([]*contract.Record{}, qdq...), floats...) {
+		for _, n := range append(append([]int32{}, c.preds(r.Layer)...), c.succs(r.Layer)...) {
+			name := strings.ToLower(c.b.Layers[n].Name)
+			if strings.Contains(name, "add") {
+				adds++
+			}
+			if strings.Contains(name, "pool") {
+				pools++
+			}
+		}
+		if strings.Contains(strings.ToLower(r.Name), "pool") {
+			pools++
+		}
+	}
+	parts := []string{}
+	if adds > 0 {
+		parts = append(parts, "residual Add layers")
+	}
+	if pools > 0 {
+		parts = append(parts, "pooling layers")
+	}
+	if len(parts) == 0 {
+		return "the layers around the standalone QuantizeLinear layers"
+	}
+	return strings.Join(parts, " and ")
+}

@@ -1,0 +1,233 @@
+package findings
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// sibling is a comparable backend and its time on a measure shared with the
+// backend it is compared to.
+type sibling struct {
+	b           *contract.Backend
+	mine, their float64 // ms on the shared measure
+	measure     string  // "measured GPU time", "profiled layer sum"
+	cross       bool    // layer sums from different profilers
+}
+
+// EvaluateSiblings prices what a faster sibling build of the same model in
+// the same folder measures: an FP32 engine's fp32_engine finding takes the
+// measured difference to a reduced-precision sibling; otherwise the part of
+// the difference no other finding explains becomes a sibling_delta finding.
+// Backends must already have been evaluated (Evaluate); it re-ranks their
+// findings and re-sums their diagnosis.
+func EvaluateSiblings(bs []*contract.Backend) {
+	for _, b := range bs {
+		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
+			continue
+		}
+		s, ok := bestSibling(b, bs)
+		if !ok {
+			continue
+		}
+		applySibling(b, s)
+		rank(b.Issues)
+		resum(b)
+	}
+}
+
+func bestSibling(b *contract.Backend, bs []*contract.Backend) (sibling, bool) {
+	fp32 := isFP32Build(b)
+	var best sibling
+	found := false
+	for _, o := range bs {
+		if o == b || o.Diagnosis == nil || o.Diagnosis.ReferenceMs <= 0 || !sameInputs(b, o) {
+			continue
+		}
+		s, ok := shared(b, o)
+		if !ok || s.their >= s.mine*(1-limits.siblingMinGainPct/100) {
+			continue
+		}
+		if s.cross && s.mine/s.their < limits.siblingCrossMeasureRatio {
+			continue
+		}
+		// An FP32 build is compared with an FP16/BF16 sibling first: that
+		// is the step --fp16 takes, without calibration.
+		better := !found || s.their/s.mine < best.their/best.mine
+		if fp32 && found {
+			if half(o) != half(best.b) {
+				better = half(o)
+			}
+		}
+		if better {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// shared puts two backends on one measure: measured GPU time when both have
+// it; else their profiled layer sums (marked cross when the profilers differ).
+func shared(b, o *contract.Backend) (sibling, bool) {
+	db, do := b.Diagnosis, o.Diagnosis
+	if db.ReferenceSource != RefLayerSum && db.ReferenceSource == do.ReferenceSource {
+		return sibling{b: o, mine: db.ReferenceMs, their: do.ReferenceMs, measure: "measured " + humanSource(db.ReferenceSource)}, true
+	}
+	if db.LayerSumMs <= 0 || do.LayerSumMs <= 0 {
+		return sibling{}, false
+	}
+	return sibling{b: o, mine: db.LayerSumMs, their: do.LayerSumMs, measure: "profiled layer sum", cross: b.ProfileKind != o.ProfileKind}, true
+}
+
+func humanSource(s string) string {
+	switch s {
+	case RefGPUComputeMedian:
+		return "GPU compute time"
+	case RefLatencyMedian:
+		return "latency"
+	}
+	return "layer sum"
+}
+
+// sameInputs: both builds take the same input shapes (when both know them).
+func sameInputs(a, b *contract.Backend) bool {
+	ai, bi := a.Model.InputShapes, b.Model.InputShapes
+	if len(ai) == 0 || len(bi) == 0 {
+		return true
+	}
+	if len(ai) != len(bi) {
+		return false
+	}
+	for i := range ai {
+		if !slices.Equal(ai[i].Dimensions, bi[i].Dimensions) {
+			return false
+		}
+	}
+	return true
+}
+
+func isFP32Build(b *contract.Backend) bool {
+	for i := range b.Issues {
+		if b.Issues[i].ID == "fp32_engine" {
+			return true
+		}
+	}
+	return false
+}
+
+// half: the build computes mostly in FP16/BF16 (from its precision breakdown).
+func half(b *contract.Backend) bool {
+	best, bestMs := "", 0.0
+	for _, p := range b.PrecisionBreakdown {
+		if p.TimeMs > bestMs {
+			best, bestMs = p.Name, p.TimeMs
+		}
+	}
+	return best == "FP16" || best == "BF16"
+}
+
+func applySibling(b *contract.Backend, s sibling) {
+	d := b.Diagnosis
+	gain := (s.mine - s.their) / s.mine
+	delta := gain * d.ReferenceMs
+	say := fmt.Sprintf("The %q build in this folder takes %.4f ms vs %.4f ms here (%s): %.0f%% faster.", s.b.Label, s.their, s.mine, s.measure, gain*100)
+	if s.cross {
+		say += " The two profiles come from different profilers, so only a difference this large counts."
+	}
+	for i := range b.Issues {
+		f := &b.Issues[i]
+		if f.ID == "fp32_engine" && half(s.b) {
+			f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(delta*0.9, 6), round(delta, 6), round(min(d.ReferenceMs, delta*1.1), 6)
+			f.PriceBasis = "sibling_measured"
+			f.PriceFactor = fmt.Sprintf("measured difference to the %q sibling build: (%.4f − %.4f) / %.4f × reference %.4f ms", s.b.Label, s.mine, s.their, s.mine, d.ReferenceMs)
+			f.Title = fmt.Sprintf("Built without reduced precision: the %s build in this folder is %.0f%% faster", s.b.Label, gain*100)
+			f.Evidence = append([]string{say}, f.Evidence...)
+			f.Metrics["sibling_gain_pct"] = round(gain*100, 3)
+			reshare(f, d.ReferenceMs)
+			return
+		}
+	}
+	explained := 0.0
+	for i := range b.Issues {
+		explained += b.Issues[i].RecoverableMs
+		// A measured sibling shows how far a root cause's fix can go.
+		if f := &b.Issues[i]; f.ID == "qdq_placement" && delta > f.RecoverableHighMs {
+			f.RecoverableHighMs = round(min(d.ReferenceMs, delta), 6)
+			f.Evidence = append(f.Evidence, say)
+		}
+	}
+	rest := delta - explained
+	if rest/d.ReferenceMs*100 < limits.minFindingPct {
+		return
+	}
+	conf := contract.ConfidenceMedium
+	if precisionRank(dominant(s.b)) < precisionRank(dominant(b)) {
+		conf = contract.ConfidenceLow // a narrower build: needs calibration or QAT, and accuracy checks
+	}
+	f := contract.Finding{ID: "sibling_delta", Confidence: conf,
+		Title:       fmt.Sprintf("The %s build in this folder is %.0f%% faster (measured)", s.b.Label, gain*100),
+		PriceBasis:  "sibling_measured",
+		PriceFactor: fmt.Sprintf("measured difference %.4f ms (on the reference) minus %.4f ms already priced by this backend's other findings", delta, explained),
+		Evidence:    []string{say, siblingDiff(b, s.b)},
+		Metrics:     map[string]float64{"sibling_ms": round(s.their, 6), "own_ms": round(s.mine, 6), "sibling_gain_pct": round(gain*100, 3), "explained_ms": round(explained, 6)},
+		Layers:      []int{},
+		Action:      fmt.Sprintf("Build this model the way %q was built (see the differences above), or use that build.", s.b.Label),
+		NextCheck:   fmt.Sprintf("Run trtperf compare on the two backends (this one and %s) to see which layers make the difference.", s.b.Label),
+	}
+	f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(rest*0.8, 6), round(rest, 6), round(rest, 6)
+	reshare(&f, d.ReferenceMs)
+	b.Issues = append(b.Issues, f)
+}
+
+func reshare(f *contract.Finding, ref float64) {
+	f.RecoverableShare = round(min(100, f.RecoverableMs/ref*100), 3)
+	f.Score = round(min(1, f.RecoverableShare/100*certainty[f.Confidence]), 4)
+}
+
+// dominant is the precision carrying the most time of a backend.
+func dominant(b *contract.Backend) string {
+	best, bestMs := "", 0.0
+	for _, p := range b.PrecisionBreakdown {
+		if p.TimeMs > bestMs && precisionRank(p.Name) > 0 {
+			best, bestMs = p.Name, p.TimeMs
+		}
+	}
+	return best
+}
+
+// siblingDiff says in one sentence how the two builds differ.
+func siblingDiff(b, o *contract.Backend) string {
+	count := func(x *contract.Backend, raw string) int {
+		n := 0
+		for i := range x.Records {
+			if x.Records[i].RawLayerType == raw && x.Records[i].AvgMs > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	return fmt.Sprintf("Here: %d timed layers, mostly %s, %d reformats; %s: %d timed layers, mostly %s, %d reformats.",
+		timed(b), dominant(b), count(b, "Reformat"), o.Label, timed(o), dominant(o), count(o, "Reformat"))
+}
+
+func timed(b *contract.Backend) int {
+	n := 0
+	for i := range b.Records {
+		if b.Records[i].AvgMs > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// resum recomputes a backend's diagnosis totals from its findings.
+func resum(b *contract.Backend) {
+	d := b.Diagnosis
+	sum := 0.0
+	for i := range b.Issues {
+		sum += b.Issues[i].RecoverableMs
+	}
+	d.RecoverableMs = round(min(sum, d.ReferenceMs), 6)
+	d.RecoverableShare = round(min(100, d.RecoverableMs/d.ReferenceMs*100), 3)
+}
