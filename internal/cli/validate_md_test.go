@@ -71,7 +71,7 @@ func TestValidateAnalyzeMD(t *testing.T) {
 				"  line 4: section \"## Findings\" is not allowed: analyze.md has exactly two sections, ## Summary and ## Details; use ### for sub-sections inside ## Details\n" +
 				"  line 5: `Conv_999` is not a layer name in the data; cite names exactly as results[].records[].name has them\n" +
 				"  line 6: 20% after `MaxPool_12` matches none of their values (closest: `MaxPool_12` (layer) percentage 8.6916% in `int8-qat`) and is not a sum, difference, ratio or percent change of this sentence's numbers; quote the data's value rounded, or give a number about something else its own sentence — in: \"`MaxPool_12` takes 20%.\"\n" +
-				"  line 7: 9.9 ms is quoted as a total/inference time but no backend has it (closest: `int8-qat` timing.average_inference_ms 1.0957 ms; int8-qat average_inference_ms 1.0957, int8-qat-residual average_inference_ms 0.73114, int8-qat-residual-qgap average_inference_ms 0.67277) — in: \"The total inference time is 9.9 ms.\"\n"},
+				"  line 7: 9.9 ms is quoted as a total/inference time but no backend has it (closest: `int8-qat` diagnosis.layer_sum_ms 1.0957 ms; int8-qat average_inference_ms 1.0957, int8-qat-residual average_inference_ms 0.73114, int8-qat-residual-qgap average_inference_ms 0.67277) — in: \"The total inference time is 9.9 ms.\"\n"},
 		{"quiet", "## Summary\nx\n", []string{"--quiet"}, 1, "SCHEMA PASS\nSEMANTIC PASS\nANALYZE-MD FAIL\n"},
 	}
 	for _, tc := range cases {

@@ -172,7 +172,9 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 		issues = append(issues, *f)
 	}
 	rank(issues)
-	return issues, evalPositives(c), c.diagnosis(issues), evalOverview(c)
+	diag = c.diagnosis(issues)
+	clear(c.owned) // positives and the overview see every layer
+	return issues, evalPositives(c), diag, evalOverview(c)
 }
 
 // rank orders findings by score, ties by id.
