@@ -212,9 +212,13 @@ export interface Backend {
   tag_breakdown: Breakdown[];
   precision_breakdown: Breakdown[];
   concentration: Concentration | null;
-  /** Findings, ranked by score descending. */
+  /** The time base of the findings' prices; null without timing. */
+  diagnosis: (null | Diagnosis);
+  /** Findings (causes with a price), ranked by score descending. */
   issues: Finding[];
   positives: Positive[];
+  /** Unscored: where the time goes (context, not causes). */
+  overview: OverviewItem[];
 }
 
 /** The integrity gate's verdict for one backend. */
@@ -499,7 +503,8 @@ export interface Record {
   output_types: Strings;
   tactic: string;
   tactic_family: string;
-  tensor_core: boolean;
+  /** Whether the tactic runs on tensor cores; null when the tactic table has no verdict (unknown, not CUDA cores). */
+  tensor_core: boolean | null;
   /** Myelin graph id from a `_myl<G>_<K>` name; null otherwise. */
   myelin_graph: number | null;
   fused_ops: number;
@@ -535,20 +540,53 @@ export interface Concentration {
   layers_90: number;
 }
 
-/** One ranked diagnosis. */
+/** One cause with a price: the layers it owns (no layer in two findings of a backend), the recoverable time, what to change and how to check. */
 export interface Finding {
   /** Stable rule id. */
   id: string;
   title: string;
-  /** Share of time at stake (0..1) × confidence weight. */
+  /** recoverable_share / 100 × certainty weight (high 1, medium 0.7, low 0.4). */
   score: number;
   confidence: Confidence;
-  /** Share of total time at stake, percent. */
+  /** Share of the profiled layer sum the owned layers take, percent. */
   share: number;
+  /** Estimated time a fix gives back per inference, on diagnosis.reference_ms. */
+  recoverable_ms: number;
+  recoverable_low_ms: number;
+  recoverable_high_ms: number;
+  /** recoverable_ms / diagnosis.reference_ms, percent. */
+  recoverable_share: number;
+  /** estimate: owned time × the rule's factor; sibling_measured: a measured difference to a sibling build of the same model. */
+  price_basis: "estimate" | "sibling_measured";
+  /** How the price was computed, in words. */
+  price_factor: string;
+  /** What to change, one sentence. */
+  action: string;
   evidence: Strings;
   metrics: Metrics;
   next_check: string;
-  /** Layer indexes, most expensive first. */
+  /** The layers the finding owns, most expensive first. */
+  layers: LayerIndex[];
+}
+
+/** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum. */
+export interface Diagnosis {
+  reference_ms: number;
+  reference_source: "gpu_compute_median" | "latency_median" | "layer_sum";
+  layer_sum_ms: number;
+  /** reference_ms / layer_sum_ms. */
+  profile_scale: number;
+  /** Sum of the findings' recoverable_ms; at most reference_ms. */
+  recoverable_ms: number;
+  recoverable_share: number;
+}
+
+/** Unscored: where the time goes (time by type, largest layers, Myelin regions). */
+export interface OverviewItem {
+  id: string;
+  title: string;
+  evidence: Strings;
+  metrics: Metrics;
   layers: LayerIndex[];
 }
 
