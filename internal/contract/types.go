@@ -111,7 +111,7 @@ type Diagnosis struct {
 	ReferenceMs float64 `json:"reference_ms"`
 	// ReferenceSource names it: gpu_compute_median (measured), latency_median
 	// (measured, including transfers) or layer_sum (the profile).
-	ReferenceSource string `json:"reference_source"`
+	ReferenceSource string  `json:"reference_source"`
 	LayerSumMs      float64 `json:"layer_sum_ms"`
 	// ProfileScale is reference_ms / layer_sum_ms: findings price owned
 	// layer time × profile_scale, so per-layer profiling overhead is not
