@@ -6,13 +6,13 @@ import (
 )
 
 func TestExplain(t *testing.T) {
-	code, out, errs := run(t, "explain", "qdq_unfused")
+	code, out, errs := run(t, "explain", "qdq_placement")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"qdq_unfused: Quantize/Dequantize layers stand alone", "What it means:", "How it is priced:", "What would refute it:", "graph-input QuantizeLinear", "Pricing common to every finding:"} {
+	for _, want := range []string{"qdq_placement: Q/DQ placement leaves quantization unfused", "What it means:", "How it is priced:", "What would refute it:", "CUDA-core INT8 convolutions", "Pricing common to every finding:"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("explain qdq_unfused lacks %q:\n%s", want, out)
+			t.Errorf("explain qdq_placement lacks %q:\n%s", want, out)
 		}
 	}
 	code, out, _ = run(t, "explain")
@@ -24,7 +24,7 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain --format markdown: exit %d\n%s", code, out)
 	}
 	code, _, errs = run(t, "explain", "qdq")
-	wantError(t, code, errs, ExitCannotRun, `no finding has the id "qdq"`, "qdq_unfused")
+	wantError(t, code, errs, ExitCannotRun, `no finding has the id "qdq"`, "qdq_placement")
 	code, _, errs = run(t, "explain", "--format", "html")
 	wantError(t, code, errs, ExitCannotRun, "text or markdown")
 }

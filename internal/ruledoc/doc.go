@@ -4,13 +4,14 @@
 // SKILL.md carries the same text as a generated section, so an agent reads
 // exactly what the command prints.
 //
-// The text is data (table.go), one row per rule id of internal/findings.
-// The rule table there is the owner of ids and titles; when it exports its
-// own documentation (findings.RuleDocs), Docs reads it instead of table.go.
+// The text is data: the rule table of internal/findings owns ids, titles,
+// meanings, prices and refutations (findings.RuleDocs); this package only
+// renders it.
 package ruledoc
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/findings"
 	"io"
 	"slices"
 	"strings"
@@ -27,11 +28,14 @@ type Doc struct {
 
 // Pricing says how every finding is priced and ranked; each Doc's Price
 // adds what is specific to its rule.
-const Pricing = `A finding's price is the time it puts at stake: the summed average time of the layers it lists (issues[].layers), as a share of the backend's layer sum (issues[].share, percent; metrics.time_ms and metrics.share_pct). Descriptive rules that cannot say how much is recoverable count half of it (metrics.stake_factor 0.5). Findings are ranked by score = share / 100 × confidence weight (high 1, medium 0.7, low 0.4). Shares come from the per-layer profile, which overstates small kernels (CUDA-event overhead, see timing.end_to_end.profile_overhead), and two findings may list the same layers: never add their shares.`
+const Pricing = `A finding is a cause with a price. It owns layers (issues[].layers): no layer belongs to two findings of a backend, so recoverable times add up. Its price, issues[].recoverable_ms (range recoverable_low_ms..recoverable_high_ms), is the time a fix gives back per inference on the backend's reference latency (diagnosis.reference_ms: the measured GPU compute time when the folder has one, else the profiled layer sum): owned layer time × diagnosis.profile_scale × the rule's factor (price_basis "estimate", price_factor says how), or a measured difference to a sibling build of the same model (price_basis "sibling_measured"). recoverable_share is that price as a percent of the reference; issues[].share is the owned layers' share of the profiled layer sum. Findings are ranked by score = recoverable_share / 100 × certainty (high 1, medium 0.7, low 0.4). Descriptions of where the time goes (largest layers, dominant type, Myelin regions, small kernels, profiling overhead) are in the unscored overview, not findings.`
 
 // Docs returns the documentation of every rule, sorted by id.
 func Docs() []Doc {
-	out := slices.Clone(table)
+	var out []Doc
+	for _, r := range findings.RuleDocs() {
+		out = append(out, Doc{ID: r.ID, Title: r.Title, Meaning: r.Meaning, Price: r.Price, Refuted: r.Refuted})
+	}
 	slices.SortFunc(out, func(a, b Doc) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
