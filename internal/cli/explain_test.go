@@ -10,7 +10,7 @@ func TestExplain(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"qdq_placement: Q/DQ placement leaves quantization unfused", "What it means:", "How it is priced:", "What would refute it:", "CUDA-core INT8 convolutions", "Pricing common to every finding:"} {
+	for _, want := range []string{"qdq_placement: Q/DQ placement leaves quantization unfused", "What it means:", "How it is priced:", "What would refute it:", "placement of Q/DQ in the model", "Pricing common to every finding:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain qdq_placement lacks %q:\n%s", want, out)
 		}
