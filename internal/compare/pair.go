@@ -214,7 +214,7 @@ func describeChanges(ra, rb *contract.Record, la, lb *contract.Layer) (changeSet
 		c.precision = true
 		out = append(out, "precision "+ra.Precision+" → "+rb.Precision)
 	}
-	if ra.TensorCore != rb.TensorCore {
+	if coreName(ra.TensorCore) != coreName(rb.TensorCore) {
 		c.tensorCore = true
 		out = append(out, coreName(ra.TensorCore)+" → "+coreName(rb.TensorCore))
 	}
@@ -230,8 +230,13 @@ func describeChanges(ra, rb *contract.Record, la, lb *contract.Layer) (changeSet
 	return c, out
 }
 
-func coreName(tc bool) string {
-	if tc {
+// coreName names a tensor-core verdict; nil is unknown (the tactic table
+// has no verdict), never "CUDA cores".
+func coreName(tc *bool) string {
+	switch {
+	case tc == nil:
+		return "unknown cores"
+	case *tc:
 		return "tensor cores"
 	}
 	return "CUDA cores"

@@ -132,8 +132,8 @@ func (v *pairView) reasons(aName, bName string) []string {
 				ra, rb := &v.al.A.recs[r.g.a[0]], &v.al.B.recs[r.g.b[0]]
 				add(fmt.Sprintf("%%d matched layers run %s in %s and %s in %s", ra.Precision, aName, rb.Precision, bName)+buildNote(v, aName, bName), 1, d)
 			case r.chg.tensorCore:
-				ra := &v.al.A.recs[r.g.a[0]]
-				from, to := coreName(ra.TensorCore), coreName(!ra.TensorCore)
+				ra, rb := &v.al.A.recs[r.g.a[0]], &v.al.B.recs[r.g.b[0]]
+				from, to := coreName(ra.TensorCore), coreName(rb.TensorCore)
 				add(fmt.Sprintf("%%d matched layers move from %s to %s", from, to), 1, d)
 			case r.chg.tactic:
 				ra, rb := &v.al.A.recs[r.g.a[0]], &v.al.B.recs[r.g.b[0]]

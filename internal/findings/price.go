@@ -36,10 +36,29 @@ type measured struct {
 	source                   string
 }
 
-// measuredOf reads the measured timing of a backend: the trtexec
-// --exportTimes summary (GPU compute mean, latency median).
+// measuredOf reads the measured timing of a backend: timing.measured (trex
+// metadata, trtexec log or --exportTimes, in order of trust), else the
+// older timing.end_to_end summary.
 func measuredOf(t *contract.Timing) measured {
 	var m measured
+	if x := t.Measured; x != nil {
+		get := func(p *float64) float64 {
+			if p == nil {
+				return 0
+			}
+			return *p
+		}
+		m.gpuMedian = get(x.GPUComputeMs.Median)
+		m.latencyMedian = get(x.LatencyMs.Median)
+		m.enqueueMedian = get(x.EnqueueMs.Median)
+		if x.Samples != nil {
+			m.samples = int64(*x.Samples)
+		}
+		m.source = x.Source.File
+		if m.gpuMedian > 0 || m.latencyMedian > 0 {
+			return m
+		}
+	}
 	if e := t.EndToEnd; e != nil {
 		m.latencyMedian = e.MedianMs
 		if e.ComputeMeanMs != nil {

@@ -113,6 +113,9 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 		if !t.k.is(fMatmul) || !t.k.is(fInt8OrFP8) || r.TensorCore == nil || *r.TensorCore {
 			return false
 		}
+		if g, ok := c.gemvOf(r.Layer); ok && g.rows <= limits.gemvMaxRows {
+			return false // a batch-1 GEMV runs on CUDA cores whatever its I/O types
+		}
 		return floatOut(r) || nearQDQ(r.Layer)
 	})
 	all := append(append(append(append([]*contract.Record{}, qdq...), reformats...), floats...), cudaConv...)

@@ -212,8 +212,7 @@ export interface Backend {
   tag_breakdown: Breakdown[];
   precision_breakdown: Breakdown[];
   concentration: Concentration | null;
-  /** The time base of the findings' prices; null without timing. */
-  diagnosis: (null | Diagnosis);
+  diagnosis: Diagnosis | null;
   /** Findings (causes with a price), ranked by score descending. */
   issues: Finding[];
   positives: Positive[];
@@ -569,7 +568,7 @@ export interface Finding {
   layers: LayerIndex[];
 }
 
-/** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum. */
+/** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum; null without timing. */
 export interface Diagnosis {
   reference_ms: number;
   reference_source: "gpu_compute_median" | "latency_median" | "layer_sum";
