@@ -216,10 +216,7 @@ func (c *ctx) class(r *contract.Record) class {
 
 // Predicates, as the rules read them.
 
-func (c *ctx) isReformat(r *contract.Record) bool     { return c.class(r).is(fReformat) }
-func (c *ctx) isComputeLayer(r *contract.Record) bool { return c.class(r).is(fCompute) }
-func (c *ctx) isMatmulLayer(r *contract.Record) bool  { return c.class(r).is(fMatmul) }
-func (c *ctx) isShapeLayer(r *contract.Record) bool   { return c.class(r).is(fShape) }
+func (c *ctx) isMatmulLayer(r *contract.Record) bool { return c.class(r).is(fMatmul) }
 func (c *ctx) hasTag(r *contract.Record, t tagBits) bool {
 	return c.class(r).has(t)
 }

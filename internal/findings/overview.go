@@ -109,13 +109,3 @@ func tacticWords(r *contract.Record) string {
 	}
 	return fmt.Sprintf("%s (%s)", r.TacticFamily, tc)
 }
-
-func countIf(recs []*contract.Record, f func(*contract.Record) bool) int {
-	n := 0
-	for _, r := range recs {
-		if f(r) {
-			n++
-		}
-	}
-	return n
-}

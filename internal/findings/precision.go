@@ -197,13 +197,6 @@ func (c *ctx) fallbackRecs() []*contract.Record {
 	return c.fallback
 }
 
-func quoteLayer(name string) string {
-	if strings.ContainsAny(name, " ,:") {
-		return "'" + name + "'"
-	}
-	return name
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

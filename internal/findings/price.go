@@ -118,11 +118,3 @@ func (c *ctx) rescore(f *contract.Finding) {
 	f.RecoverableShare = round(min(share, 100), 3)
 	f.Score = round(min(1, f.RecoverableShare/100*certainty[f.Confidence]), 4)
 }
-
-// pctRef is a time on the profile's clock as a share of the reference.
-func (c *ctx) pctRef(profileMs float64) float64 {
-	if c.ref <= 0 {
-		return 0
-	}
-	return profileMs * c.scale / c.ref * 100
-}

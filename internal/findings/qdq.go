@@ -41,19 +41,6 @@ func evalInputQuantize(c *ctx) *contract.Finding {
 	return f
 }
 
-// isDataMovement: a layer that only moves or converts data (reformats,
-// transposes, pads, slices, standalone Q/DQ), by its raw LayerType.
-func (c *ctx) isDataMovement(t *timedInfo, raw string) bool {
-	if t.k.is(fReformat) || t.k.is(fStandaloneQDQ) {
-		return true
-	}
-	switch raw {
-	case "Shuffle", "Slice", "Padding", "Reformat", "Concatenation":
-		return true
-	}
-	return false
-}
-
 func evalQDQPlacement(c *ctx) *contract.Finding {
 	if !c.explicitQDQ() {
 		return nil
