@@ -94,4 +94,3 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isWordByte(c byte) bool {
 	return c == '_' || isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
-
