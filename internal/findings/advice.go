@@ -4,7 +4,42 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
+
+// trtVersion is the backend's TensorRT version from its build facts; zero
+// when unknown.
+func trtVersion(b *contract.Backend) trtexecflags.Version {
+	if b.Build != nil && b.Build.TensorRTVersion != nil {
+		if v, err := trtexecflags.ParseVersion(*b.Build.TensorRTVersion); err == nil {
+			return v
+		}
+	}
+	return trtexecflags.Version{}
+}
+
+// has reports whether the backend's trtexec takes a flag (with its value):
+// advice names only flags that exist in that TensorRT version.
+func (c *ctx) has(flag string) bool {
+	ok, _ := trtexecflags.Supported(flag, c.trt)
+	return ok
+}
+
+// stronglyTyped: TensorRT 11+ builds strongly typed networks; precision
+// flags are gone and precision comes from the model.
+func (c *ctx) stronglyTyped() bool { return !c.has("--fp16") }
+
+// ioFormat is an --inputIOFormats value for the backend's trtexec: "type:
+// layout" before TensorRT 11, the layout alone from 11.0.
+func (c *ctx) ioFormat(spec string) string {
+	if c.has("--inputIOFormats=" + spec) {
+		return spec
+	}
+	if i := strings.IndexByte(spec, ':'); i >= 0 {
+		return spec[i+1:]
+	}
+	return spec
+}
 
 // addressableName reports whether trtexec's --layerPrecisions can name a
 // layer: a network layer name, not a name TensorRT made up while building
@@ -20,7 +55,7 @@ func addressableName(l *contract.Layer) bool {
 			return false
 		}
 	}
-	return !strings.ContainsAny(n, ",:'\" ")
+	return !strings.ContainsAny(n, ",:'\" ") && trtexecflags.AddressableLayerName(n)
 }
 
 // addressable lists "name:prec" specs for the records whose layers can be
@@ -36,4 +71,16 @@ func (c *ctx) addressable(recs []*contract.Record, prec string) string {
 		}
 	}
 	return strings.Join(specs, ",")
+}
+
+// rebuildWith is "rebuild with FLAGS" when the backend's trtexec takes the
+// flags, else "rebuild" (TensorRT 11's strongly typed builds take no
+// precision flags).
+func (c *ctx) rebuildWith(flags string) string {
+	for _, f := range strings.Fields(flags) {
+		if !c.has(f) {
+			return "rebuild"
+		}
+	}
+	return "rebuild with " + flags
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // ctx is what every rule reads: the backend plus indexes built once.
@@ -40,6 +41,7 @@ type ctx struct {
 	ref, scale float64
 	refSource  string
 	meas       measured
+	trt        trtexecflags.Version // the backend's TensorRT version; zero when unknown
 	// owned[layer] is true once a finding owns the layer: rules select only
 	// free layers, so no millisecond is priced twice.
 	owned []bool
@@ -96,6 +98,7 @@ func newCtx(b *contract.Backend) *ctx {
 	c.buildAdjacency()
 	c.target, c.targetFrom = targetPrecision(c)
 	c.owned = make([]bool, len(b.Layers))
+	c.trt = trtVersion(b)
 	c.ref, c.refSource = reference(b, c.total)
 	if b.Timing != nil {
 		c.meas = measuredOf(b.Timing)

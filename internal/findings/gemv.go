@@ -3,6 +3,8 @@ package findings
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 
@@ -169,12 +171,38 @@ func evalGEMVBandwidth(c *ctx) *contract.Finding {
 	}
 	f.Evidence = append(f.Evidence, "These kernels are bound by memory bandwidth: tensor cores, channel padding or tactic choice do not change their time.")
 	f.Metrics["achieved_gbs_max"] = round(hits[0].gbs, 1)
-	if c.target == "FP32" || c.target == "TF32" {
+	if (c.target == "FP32" || c.target == "TF32") && !c.stronglyTyped() {
 		f.Action = "Store these weights in FP16 (build with --fp16) or INT8/FP8, or batch several requests so each weight read serves more than one input."
 		f.NextCheck = "Rebuild with --fp16 and compare these layers' times; for more, quantize the weights (INT8 weight-only or FP8) or raise the batch size."
 	} else {
 		f.Action = "Quantize these weights to INT8/FP8 (weight-only quantization halves the bytes read), or batch several requests so each weight read serves more than one input."
-		f.NextCheck = "Quantize the fully connected weights (e.g. NVIDIA ModelOpt INT8 weight-only or FP8), rebuild, and compare these layers' times; or profile at a larger batch (--shapes=input:8x...)."
+		f.NextCheck = "Quantize the fully connected weights (e.g. NVIDIA ModelOpt INT8 weight-only or FP8), rebuild, and compare these layers' times; or profile at a larger batch" + c.batchShapes(8) + "."
 	}
 	return f
+}
+
+// batchShapes is " (--shapes=in:8x3x224x224)" for the backend's inputs at
+// batch n, when every input's dimensions are known; else "".
+func (c *ctx) batchShapes(n int64) string {
+	var parts []string
+	for _, in := range c.b.Model.InputShapes {
+		if len(in.Dimensions) == 0 || strings.ContainsAny(in.Name, ",:' ") {
+			return ""
+		}
+		dims := make([]string, len(in.Dimensions))
+		for i, d := range in.Dimensions {
+			if i == 0 {
+				d = n
+			}
+			if d <= 0 {
+				return ""
+			}
+			dims[i] = strconv.FormatInt(d, 10)
+		}
+		parts = append(parts, in.Name+":"+strings.Join(dims, "x"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (--shapes=" + strings.Join(parts, ",") + ", on an engine built for that batch)"
 }

@@ -159,11 +159,11 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 	switch {
 	case c.explicitQDQ():
 		f.Action = "Quantize these layers in the model (Q/DQ on their inputs and weights): in an explicitly quantized engine precision flags must not be used to move layers."
-		f.NextCheck = "Add QuantizeLinear/DequantizeLinear on the inputs of " + c.topNames(recs, 3) + " in the model, rebuild with --int8 --fp16, and check their precision in the layer list."
+		f.NextCheck = "Add QuantizeLinear/DequantizeLinear on the inputs of " + c.topNames(recs, 3) + " in the model, " + c.rebuildWith("--int8 --fp16") + ", and check their precision in the layer list."
 	default:
 		names := c.addressable(recs, target)
 		f.Action = fmt.Sprintf("Let these layers run in %s: find what keeps them wide (an FP32 cast or an op without a %s kernel in the model) and remove it, or pin their precision.", c.target, c.target)
-		if names != "" {
+		if names != "" && !c.stronglyTyped() {
 			flag := "--" + target
 			if target == "int8" {
 				flag = "--int8 --fp16"

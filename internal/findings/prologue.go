@@ -99,7 +99,7 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 	}
 	spec := ""
 	if converts > 0 {
-		spec = c.inputFormatSpec(recs)
+		spec = c.ioFormat(c.inputFormatSpec(recs))
 		acts = append(acts, fmt.Sprintf("feed the input in the type and layout the first layer reads (--inputIOFormats=%s)", spec))
 	}
 	f.Action = strings.ToUpper(acts[0][:1]) + acts[0][1:]

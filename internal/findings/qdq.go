@@ -37,7 +37,7 @@ func evalInputQuantize(c *ctx) *contract.Finding {
 			len(recs), sumMs(recs), c.pct(sumMs(recs)), c.topNames(recs, 3)),
 		"An input quantize has no producer to fuse into: moving Q/DQ in the model does not remove it.")
 	f.Action = "Feed the engine INT8 (or FP16) input and quantize in pre-processing, instead of quantizing the FP32 graph input inside the engine."
-	f.NextCheck = "Rebuild with an INT8 input format (--inputIOFormats=int8:chw) or quantize in your pre-processing, and check that the input QuantizeLinear layer is gone."
+	f.NextCheck = "Rebuild with an INT8 input format (--inputIOFormats=" + c.ioFormat("int8:chw") + ") or quantize in your pre-processing, and check that the input QuantizeLinear layer is gone."
 	return f
 }
 
@@ -132,7 +132,7 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 	f.Evidence = append(f.Evidence, "These are one cause (where Q/DQ sit in the model), counted once.")
 	where := qdqPlaces(c, qdq, floats)
 	f.Action = "Change Q/DQ placement in the model: quantize the inputs of " + where + " so every QuantizeLinear follows an op TensorRT can fuse it into, and rebuild."
-	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + " (for PyTorch, quantize residual Add and pooling inputs as well as conv inputs), rebuild with --int8 --fp16, and check that the QuantizeLinear layers are gone from the layer list. Do not use --layerPrecisions in an explicitly quantized engine."
+	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + " (for PyTorch, quantize residual Add and pooling inputs as well as conv inputs), rebuild, and check that the QuantizeLinear layers are gone from the layer list. Do not use precision flags (--layerPrecisions) to move layers in an explicitly quantized engine."
 	return f
 }
 

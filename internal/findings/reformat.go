@@ -91,7 +91,10 @@ func evalReformat(c *ctx) *contract.Finding {
 			short(r.Name), c.pct(r.AvgMs), conversion(r), c.neighbourNames(c.preds(r.Layer), "graph input"), c.neighbourNames(c.succs(r.Layer), "graph output")))
 	}
 	f.Action = "Make producer and consumer of each reformat agree on one format: look at the pairs above (precision or layout changes between them) and remove the cause in the model (a cast, a layer without a kernel in the neighbours' format)."
-	f.NextCheck = "For each reformat above, compare the producer's output format with the consumer's input format in the layer info; rebuild with --builderOptimizationLevel=5 and check whether the reformats remain."
+	f.NextCheck = "For each reformat above, compare the producer's output format with the consumer's input format in the layer info; rebuild with --verbose and read why the builder chose those formats."
+	if c.has("--builderOptimizationLevel=5") {
+		f.NextCheck = "For each reformat above, compare the producer's output format with the consumer's input format in the layer info; rebuild with --builderOptimizationLevel=5 and check whether the reformats remain."
+	}
 	return f
 }
 

@@ -124,19 +124,22 @@ func evalNoTensorCore(c *ctx) *contract.Finding {
 	if stem == len(recs) && c.target == "INT8" {
 		if c.explicitQDQ() {
 			f.Action = "Run the first convolution in FP16: remove the Q/DQ pair around it in the model (keep the others), so TensorRT picks an FP16 tensor-core kernel for the 3-channel input."
-			f.NextCheck = "Re-export without the QuantizeLinear/DequantizeLinear on the first convolution's input and weights, rebuild with --int8 --fp16 and compare the first layer's time."
+			f.NextCheck = "Re-export without the QuantizeLinear/DequantizeLinear on the first convolution's input and weights, " + c.rebuildWith("--int8 --fp16") + " and compare the first layer's time."
 		} else {
 			names := c.addressable(recs, "fp16")
 			f.Action = "Run the first convolution in FP16 (few input channels have no INT8 tensor-core kernel)."
-			if names != "" {
+			if names != "" && c.has("--layerPrecisions="+names) {
 				f.NextCheck = "Rebuild with --int8 --fp16 --precisionConstraints=prefer --layerPrecisions=" + names + " and compare the first layer's time."
 			} else {
-				f.NextCheck = "Rebuild with --int8 --fp16 and the first convolution kept in FP16 (set its precision in the network definition), and compare its time."
+				f.NextCheck = "Keep the first convolution in FP16 (set its precision in the network definition), " + c.rebuildWith("--int8 --fp16") + " and compare its time."
 			}
 		}
 	} else {
 		f.Action = "Check why TensorRT chose CUDA-core kernels for these layers (channel counts, batch size, tactic sources) and rebuild so tensor-core tactics can win."
-		f.NextCheck = "Rebuild with --builderOptimizationLevel=5 and --verbose, and look in the build log for the tensor-core tactics of these layers and why they lost."
+		f.NextCheck = "Rebuild with --verbose and look in the build log for the tensor-core tactics of these layers and why they lost."
+		if c.has("--builderOptimizationLevel=5") {
+			f.NextCheck = "Rebuild with --builderOptimizationLevel=5 and --verbose, and look in the build log for the tensor-core tactics of these layers and why they lost."
+		}
 	}
 	return f
 }
@@ -176,6 +179,10 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 		fmt.Sprintf("This engine computes in FP32 (%s): its convolutions/GEMMs cannot use FP16/INT8 tensor cores.", c.targetEvidence()),
 		fmt.Sprintf("Convolution/GEMM: %.2f%% of the profile on CUDA cores, %.2f%% on TF32 tensor cores; other compute %.2f%%.", c.pct(m), c.pct(t), c.pct(o)))
 	f.Action = "Build with reduced precision: --fp16 (or --best), keeping accuracy-critical layers in FP32 only if validation requires it."
+	if c.stronglyTyped() {
+		f.Action = "Export the model with FP16 (or BF16) weights and activations: this TensorRT builds strongly typed networks, so the precision comes from the model."
+		f.NextCheck = "Re-export the model in FP16 (e.g. model.half() before ONNX export, or onnxconverter-common float16), rebuild and compare latency and accuracy."
+	}
 	return f
 }
 

@@ -1,0 +1,102 @@
+package findings_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
+)
+
+// flagRE finds command-line options in advice text.
+var flagRE = regexp.MustCompile(`--[A-Za-z][A-Za-z0-9-]*(=[^\s,;)]+)?`)
+
+// otherTools are options of the other tools advice names (polygraphy,
+// tf2onnx), not trtexec's.
+var otherTools = map[string]bool{"--fold-constants": true, "--inputs-as-nchw": true}
+
+// checkAdvice fails when a next_check names a trtexec option that the
+// backend's TensorRT version does not have, or passes --layerPrecisions a
+// name trtexec cannot address (fused, Myelin, Q/DQ names).
+func checkAdvice(t *testing.T, where string, b *contract.Backend) {
+	t.Helper()
+	v := trtexecflags.Version{}
+	if b.Build != nil && b.Build.TensorRTVersion != nil {
+		v, _ = trtexecflags.ParseVersion(*b.Build.TensorRTVersion)
+	}
+	for _, f := range b.Issues {
+		for _, text := range []string{f.NextCheck, f.Action} {
+			for _, flag := range flagRE.FindAllString(text, -1) {
+				flag = strings.TrimRight(flag, ".")
+				name, value, _ := strings.Cut(flag, "=")
+				if otherTools[name] {
+					continue
+				}
+				if ok, why := trtexecflags.Supported(flag, v); !ok {
+					t.Errorf("%s %s: %s in %q: %s", where, f.ID, flag, text, why)
+				}
+				if name == "--layerPrecisions" {
+					specs, err := trtexecflags.ParseLayerSpec(value)
+					if err != nil {
+						t.Errorf("%s %s: %s: %v", where, f.ID, flag, err)
+					}
+					for _, s := range specs {
+						if strings.Contains(s.Name, " + ") || strings.Contains(s.Name, "_myl") || strings.Contains(s.Name, "QuantizeLinear") || strings.Contains(s.Name, "ForeignNode") {
+							t.Errorf("%s %s: --layerPrecisions names a layer trtexec cannot address: %q", where, f.ID, s.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestAdviceRunsOnCorpus(t *testing.T) {
+	cases, _ := filepath.Glob(filepath.Join(corpustest.Dir(t), "*", "PROVENANCE.md"))
+	for _, c := range cases {
+		name := filepath.Base(filepath.Dir(c))
+		d := analyzeCase(t, name)
+		for i := range d.Results {
+			checkAdvice(t, name+"/"+d.Results[i].Label, &d.Results[i])
+		}
+	}
+}
+
+// Every next_check across generated engines of every shape, precision and
+// dump era parses against the flag table.
+func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
+	n := 0
+	for _, shape := range []string{"cnn", "bert", "llm", "unet"} {
+		for _, prec := range []string{"fp16", "fp32", "int8", "fp8", "bf16"} {
+			for _, era := range []string{"trt8", "trt10", "trt11"} {
+				for seed := int64(1); seed <= 3; seed++ {
+					dir := t.TempDir()
+					opt := gen.Options{Shape: shape, Layers: 60, Seed: seed, Precision: prec, Era: era}
+					if _, _, err := gen.WriteFolder(dir, prec, opt); err != nil {
+						t.Fatal(err)
+					}
+					sc, err := discover.Folder(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					d, err := analysis.Analyze(sc, analysis.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range d.Results {
+						checkAdvice(t, fmt.Sprintf("%s/%s/%s/%d", shape, prec, era, seed), &d.Results[i])
+					}
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d generated engines", n)
+}
