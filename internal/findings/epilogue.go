@@ -72,6 +72,9 @@ func evalUnfusedEpilogue(c *ctx) *contract.Finding {
 		recs = append(recs, r)
 		for _, b := range between {
 			kind := blockerKind(c.b.Layers[b].Name, c.b.Layers[b].LayerType)
+			if kind == "" {
+				continue // a copy or reshape TensorRT elides: no blocker
+			}
 			if blockers[kind] == 0 {
 				blockerOrder = append(blockerOrder, kind)
 			}
@@ -106,8 +109,8 @@ func blockerKind(name, typ string) string {
 	switch {
 	case strings.Contains(name, "Forced Cast"):
 		return "\"Forced Cast\" layers"
-	case strings.Contains(strings.ToLower(name), "cast"):
+	case strings.Contains(strings.ToLower(name), "cast") || strings.EqualFold(typ, "Cast"):
 		return "Cast layers"
 	}
-	return typ + " layers"
+	return ""
 }

@@ -41,6 +41,8 @@ type view struct {
 	TopOf     int                     `json:"top_of"`
 	Tables    []table                 `json:"breakdowns"`
 	Findings  []contract.Finding      `json:"findings"`
+	Diagnosis *contract.Diagnosis     `json:"diagnosis,omitempty"`
+	Overview  []contract.OverviewItem `json:"overview,omitempty"`
 	Positives []contract.Positive     `json:"positives"`
 	Conc      *contract.Concentration `json:"concentration"`
 	Device    string                  `json:"device,omitempty"`
@@ -72,6 +74,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 			Label: b.Label, Status: b.Validation.Status, Mode: b.Validation.AnalysisMode,
 			Layers: b.LayerCount, Records: b.ProfileCount, Count: b.Count,
 			Category: b.Model.Category, Findings: b.Issues, Positives: b.Positives, Conc: b.Concentration,
+			Diagnosis: b.Diagnosis, Overview: b.Overview,
 			Messages: []string{},
 		}
 		for _, m := range b.Validation.Messages {

@@ -235,13 +235,22 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		if v.Guessed {
 			continue
 		}
-		fmt.Fprintf(w, "\n  findings (%d)\n", len(v.Findings))
+		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis))
 		for i, f := range v.Findings {
-			fmt.Fprintf(w, "  %d. %s  %s  share %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, pct(f.Share), f.Score, p.confidence(f.Confidence))
+			fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
 			for _, e := range f.Evidence {
 				fmt.Fprintf(w, "     - %s\n", e)
 			}
+			if f.Action != "" && f.Action != f.NextCheck {
+				fmt.Fprintf(w, "     change: %s\n", f.Action)
+			}
 			fmt.Fprintf(w, "     next: %s\n", f.NextCheck)
+		}
+		if len(v.Overview) > 0 {
+			fmt.Fprintf(w, "\n  where the time goes (not findings)\n")
+			for _, o := range v.Overview {
+				fmt.Fprintf(w, "  · %s: %s\n", o.Title, strings.Join(o.Evidence, " "))
+			}
 		}
 		if len(v.Positives) > 0 {
 			fmt.Fprintf(w, "\n  positives (%d)\n", len(v.Positives))
@@ -358,7 +367,10 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			fmt.Fprintln(w, "None.")
 		}
 		for i, f := range v.Findings {
-			fmt.Fprintf(w, "%d. **%s** (`%s`, share %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, pct(f.Share), f.Score, f.Confidence)
+			fmt.Fprintf(w, "%d. **%s** (`%s`, recoverable %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, f.Confidence)
+			if f.Action != "" && f.Action != f.NextCheck {
+				fmt.Fprintf(w, "   - Change: %s\n", mdCell(f.Action))
+			}
 			for _, e := range f.Evidence {
 				fmt.Fprintf(w, "   - %s\n", mdCell(e))
 			}
@@ -398,4 +410,27 @@ func writeCSV(w io.Writer, views []view) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// recoverable says what a finding gives back: ms with its range and the
+// share of the reference latency, and the owned share of the layer sum.
+func recoverable(f contract.Finding, d *contract.Diagnosis) string {
+	if d == nil || d.ReferenceMs <= 0 {
+		return "share " + pct(f.Share)
+	}
+	basis := "est."
+	if f.PriceBasis == "sibling_measured" {
+		basis = "measured on a sibling build"
+	}
+	return fmt.Sprintf("%.4f ms (%.4f–%.4f, %s of %.4f ms, %s; owns %s of the layer sum)",
+		f.RecoverableMs, f.RecoverableLowMs, f.RecoverableHighMs, pct(f.RecoverableShare), d.ReferenceMs, basis, pct(f.Share))
+}
+
+// diagnosisLine names the latency findings are priced against.
+func diagnosisLine(d *contract.Diagnosis) string {
+	if d == nil {
+		return ""
+	}
+	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum"}[d.ReferenceSource]
+	return fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
 }
