@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/gen"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
@@ -69,16 +70,18 @@ func TestAdviceRunsOnCorpus(t *testing.T) {
 	}
 }
 
-// Every next_check across generated engines of every shape, precision and
-// dump era parses against the flag table.
+// Every next_check across 1,020 generated engines of every shape, precision
+// and dump era parses against the flag table, and every analysis keeps the
+// ownership invariants (no layer owned twice, prices within the reference,
+// numbers recomputable).
 func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
 	n := 0
 	for _, shape := range []string{"cnn", "bert", "llm", "unet"} {
 		for _, prec := range []string{"fp16", "fp32", "int8", "fp8", "bf16"} {
 			for _, era := range []string{"trt8", "trt10", "trt11"} {
-				for seed := int64(1); seed <= 3; seed++ {
+				for seed := int64(1); seed <= 17; seed++ {
 					dir := t.TempDir()
-					opt := gen.Options{Shape: shape, Layers: 60, Seed: seed, Precision: prec, Era: era}
+					opt := gen.Options{Shape: shape, Layers: 40, Seed: seed, Precision: prec, Era: era}
 					if _, _, err := gen.WriteFolder(dir, prec, opt); err != nil {
 						t.Fatal(err)
 					}
@@ -91,7 +94,11 @@ func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
 						t.Fatal(err)
 					}
 					for i := range d.Results {
-						checkAdvice(t, fmt.Sprintf("%s/%s/%s/%d", shape, prec, era, seed), &d.Results[i])
+						b := &d.Results[i]
+						checkAdvice(t, fmt.Sprintf("%s/%s/%s/%d", shape, prec, era, seed), b)
+						if b.Diagnosis != nil {
+							findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
+						}
 					}
 					n++
 				}
