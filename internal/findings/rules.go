@@ -174,6 +174,7 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 	rank(issues)
 	diag = c.diagnosis(issues)
 	clear(c.owned) // positives and the overview see every layer
+	c.fallbackD = false
 	return issues, evalPositives(c), diag, evalOverview(c)
 }
 

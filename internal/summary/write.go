@@ -149,8 +149,11 @@ func (p palette) confidence(s string) string {
 }
 
 func countText(c *int64) string {
-	if c == nil {
+	switch {
+	case c == nil:
 		return "unknown"
+	case *c == 1:
+		return "1 (one profiled iteration: small layers may be misranked; re-profile with --iterations=100)"
 	}
 	return strconv.FormatInt(*c, 10)
 }
