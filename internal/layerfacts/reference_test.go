@@ -2,6 +2,7 @@ package layerfacts
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"slices"
@@ -92,6 +93,10 @@ func refClassifyTactic(tactic string) TacticClass {
 	}
 	if sm := smPrefix(tactic); sm != "" {
 		c.Arch = sm
+		var n int
+		if _, err := fmt.Sscanf(sm, "sm%d", &n); err == nil && verdict == tcUnset && n < 70 {
+			verdict = tcNo // no tensor cores before Volta
+		}
 	}
 	if c.Family == "" {
 		c.Family = FamilyUnknown

@@ -1,6 +1,9 @@
 package layerfacts
 
-import "math/bits"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Tactic families besides the table's own.
 const (
@@ -222,7 +225,7 @@ func ClassifyTactic(tactic string) TacticClass {
 		c.Arch = sm
 		// Kernels built for architectures before Volta (sm70) cannot use
 		// tensor cores, whatever else the name says.
-		if verdict == tcUnset && len(sm) == 4 && sm[2] < '7' {
+		if n, err := strconv.Atoi(sm[2:]); err == nil && verdict == tcUnset && n < 70 {
 			verdict = tcNo
 		}
 	}
