@@ -35,8 +35,8 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 			r.RawLayerType == "Shuffle" || r.RawLayerType == "Padding" || r.RawLayerType == "Slice"
 	}
 	for _, l := range order {
-		if !isMove(l) {
-			continue
+		if !isMove(l) || len(c.b.Layers[l].Inputs) == 0 {
+			continue // a layer without inputs (a Myelin shape call) is no prologue
 		}
 		ps := c.preds(l)
 		ok := true
@@ -50,7 +50,7 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 	}
 	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
 		if inPrologue[r.Layer] {
-			return true
+			return c.feedable(r)
 		}
 		// An explicit pad in front of a conv/pool.
 		if r.RawLayerType == "Padding" || r.RawLayerType == "Slice" && padLike(c, r) {
@@ -107,9 +107,12 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 		f.Action += "; " + strings.Join(acts[1:], "; ")
 	}
 	f.Action += "."
-	if spec != "" {
+	switch {
+	case transposes+pads > 0 && spec != "":
+		f.NextCheck = fmt.Sprintf("Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild with --inputIOFormats=%s (and feed that input), and check these layers are gone.", spec)
+	case spec != "":
 		f.NextCheck = fmt.Sprintf("Rebuild with --inputIOFormats=%s (and feed that input), then check that the input reformat layers are gone.", spec)
-	} else {
+	default:
 		f.NextCheck = "Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild and check these layers are gone."
 	}
 	return f
@@ -137,23 +140,49 @@ func padLike(c *ctx, r *contract.Record) bool {
 	return grows || strings.Contains(strings.ToLower(r.Name), "pad")
 }
 
-// inputFormatSpec is the trtexec I/O format spec (type:format) the first
-// compute layer after the prologue reads, e.g. "fp16:hwc8".
+// feedable: a prologue layer the caller can remove. A layout-only
+// reformat into a vectorized layout no I/O format offers (a first-layer
+// kernel's "channel % 4" layout) is the engine's own business: nothing to
+// feed, nothing to fix.
+func (c *ctx) feedable(r *contract.Record) bool {
+	if !c.class(r).is(fReformat) || conversion(r) != "layout-only" {
+		return true
+	}
+	l := c.layer(r)
+	return len(l.Outputs) > 0 && formatSpec(l.Outputs[0].Format) != ""
+}
+
+// inputFormatSpec is the trtexec I/O format spec (type:layout) that the
+// first type/layout conversion of the prologue produces, e.g. "fp16:hwc8";
+// when its layout has no I/O format, the type with a linear layout.
 func (c *ctx) inputFormatSpec(recs []*contract.Record) string {
+	best, bestPos := "", -1
+	pos := make(map[int]int, len(c.b.Graph.TopoOrder))
+	for i, l := range c.b.Graph.TopoOrder {
+		pos[l] = i
+	}
 	for _, r := range recs {
-		if !c.graphInputFed(r.Layer) {
+		if !c.class(r).is(fReformat) {
 			continue
 		}
 		l := c.layer(r)
-		if len(l.Outputs) == 0 {
+		if len(l.Outputs) == 0 || (bestPos >= 0 && pos[r.Layer] >= bestPos) {
 			continue
 		}
-		// The type/layout this conversion produces is what the consumer reads.
-		if spec := formatSpec(l.Outputs[0].Format); spec != "" {
-			return spec
+		spec := formatSpec(l.Outputs[0].Format)
+		if spec == "" {
+			if t := strings.ToLower(dataTypeWord(l.Outputs[0].Format)); t != "" {
+				spec = t + ":chw"
+			}
+		}
+		if spec != "" {
+			best, bestPos = spec, pos[r.Layer]
 		}
 	}
-	return "fp16:chw"
+	if best == "" {
+		return "fp16:chw"
+	}
+	return best
 }
 
 // formatSpec maps TensorRT's format description ("Channel major FP16 format
@@ -179,6 +208,8 @@ func formatSpec(desc string) string {
 		layout = "hwc8"
 	case strings.Contains(d, "channel major") && strings.Contains(d, "% 16"):
 		layout = "hwc16"
+	case strings.Contains(d, "channel major") && strings.Contains(d, "%"):
+		return "" // a vectorized channel-last layout no I/O format offers (e.g. % 4)
 	case strings.Contains(d, "channel major"):
 		layout = "hwc"
 	case strings.Contains(d, "thirty-two wide"):

@@ -153,7 +153,7 @@ func countText(c *int64) string {
 	case c == nil:
 		return "unknown"
 	case *c == 1:
-		return "1 (one profiled iteration: small layers may be misranked; re-profile with --iterations=100)"
+		return "1 (small layers may be misranked; re-profile with --iterations=100)"
 	}
 	return strconv.FormatInt(*c, 10)
 }
@@ -425,8 +425,12 @@ func recoverable(f contract.Finding, d *contract.Diagnosis) string {
 	if f.PriceBasis == "sibling_measured" {
 		basis = "measured on a sibling build"
 	}
-	return fmt.Sprintf("%.4f ms (%.4f–%.4f, %s of %.4f ms, %s; owns %s of the layer sum)",
-		f.RecoverableMs, f.RecoverableLowMs, f.RecoverableHighMs, pct(f.RecoverableShare), d.ReferenceMs, basis, pct(f.Share))
+	owns := "owns " + pct(f.Share) + " of the layer sum"
+	if len(f.Layers) == 0 {
+		owns = "owns no layers"
+	}
+	return fmt.Sprintf("%.4f ms (%.4f–%.4f, %s of %.4f ms, %s; %s)",
+		f.RecoverableMs, f.RecoverableLowMs, f.RecoverableHighMs, pct(f.RecoverableShare), d.ReferenceMs, basis, owns)
 }
 
 // diagnosisLine names the latency findings are priced against.
