@@ -96,6 +96,7 @@ func measured(runs []sourcedRun, in inputs, timesPath string, layerSumMs float64
 	m := &contract.Measured{Notes: []string{}}
 	primaryDone := false
 	var samplesSet bool
+	var perIter *contract.PerIteration
 	for _, s := range runs {
 		if s.kind == "" || s.r.Perf == nil {
 			continue
@@ -157,6 +158,7 @@ func measured(runs []sourcedRun, in inputs, timesPath string, layerSumMs float64
 		if !samplesSet {
 			m.Samples = &n
 		}
+		perIter = perIteration(src.File, t.LatencyMs, t.ComputeMs)
 		// Per-inference samples give the spread the summaries do not.
 		switch {
 		case len(t.ComputeMs) > 1:
@@ -173,6 +175,7 @@ func measured(runs []sourcedRun, in inputs, timesPath string, layerSumMs float64
 		return nil
 	}
 	m.Source = m.Sources[0]
+	m.PerIteration = perIter
 	for _, s := range runs {
 		if m.CUDAGraph == nil {
 			m.CUDAGraph = enabled(s.r.Infer, "CUDA Graph")

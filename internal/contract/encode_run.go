@@ -97,6 +97,36 @@ func (e enc) measured(m *Measured) {
 	e.Bool(m.FewSamples)
 	e.Key(false, "notes")
 	e.Strs(m.Notes)
+	e.Key(false, "per_iteration")
+	e.perIteration(m.PerIteration)
+	e.Buf = append(e.Buf, '}')
+}
+
+func (e enc) perIteration(s *PerIteration) {
+	if s == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "of")
+	e.Str(s.Of)
+	e.Key(false, "source")
+	e.Str(s.Source)
+	e.Key(false, "iterations")
+	e.Int(int64(s.Iterations))
+	e.Key(false, "downsampled")
+	e.Bool(s.Downsampled)
+	e.Key(false, "index")
+	e.Ints(s.Index)
+	e.Key(false, "ms")
+	e.Buf = append(e.Buf, '[')
+	for i, v := range s.Ms {
+		if i > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		e.Float("timing.measured.per_iteration.ms", v)
+	}
+	e.Buf = append(e.Buf, ']')
 	e.Buf = append(e.Buf, '}')
 }
 

@@ -46,6 +46,28 @@ func (c *checker) measured(p string, t *Timing) {
 	if (m.CV == nil) != (m.CVOf == "") {
 		c.add(mp+"/cv_of", "cv_of must be set exactly when cv is")
 	}
+	c.perIteration(mp+"/per_iteration", m.PerIteration)
+}
+
+// perIteration checks the series is plottable: one time per index, indices
+// increasing inside [0, iterations), every iteration kept unless
+// downsampled.
+func (c *checker) perIteration(p string, s *PerIteration) {
+	if s == nil {
+		return
+	}
+	if len(s.Index) != len(s.Ms) {
+		c.add(p+"/ms", "ms has %d points but index has %d", len(s.Ms), len(s.Index))
+	}
+	for i, x := range s.Index {
+		if x >= s.Iterations || i > 0 && x <= s.Index[i-1] {
+			c.add(p+"/index/"+strconv.Itoa(i), "index %d is not increasing inside [0, %d)", x, s.Iterations)
+			break
+		}
+	}
+	if !s.Downsampled && len(s.Index) != s.Iterations {
+		c.add(p+"/downsampled", "downsampled is false but %d of %d iterations are kept", len(s.Index), s.Iterations)
+	}
 }
 
 func sameSource(a, b MeasuredSource) bool {

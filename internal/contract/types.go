@@ -266,6 +266,27 @@ type Measured struct {
 	ProfileOverheadBasis string   `json:"profile_overhead_basis"` // gpu_compute_median, latency_median or ""
 	FewSamples           bool     `json:"few_samples"`
 	Notes                []string `json:"notes"`
+	// PerIteration is the time of each timed inference from a trtexec
+	// --exportTimes file, for plotting; null (or absent in older files)
+	// without one.
+	PerIteration *PerIteration `json:"per_iteration"`
+}
+
+// MaxPerIterationPoints bounds PerIteration.Ms: longer runs are reduced to
+// the minimum and the maximum of consecutive buckets of iterations.
+const MaxPerIterationPoints = 2000
+
+// PerIteration is a measured time per inference, in run order.
+type PerIteration struct {
+	Of         string `json:"of"`         // gpu_compute (computeMs) or latency (latencyMs)
+	Source     string `json:"source"`     // base name of the --exportTimes file
+	Iterations int    `json:"iterations"` // inferences in the file
+	// Downsampled is true when the file holds more than
+	// MaxPerIterationPoints inferences: each bucket of consecutive
+	// iterations is then kept as its minimum and its maximum, in run order.
+	Downsampled bool      `json:"downsampled"`
+	Index       []int     `json:"index"` // 0-based iteration of each point
+	Ms          []float64 `json:"ms"`
 }
 
 // MeasuredSource is one companion file that measured the engine.

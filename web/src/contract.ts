@@ -349,6 +349,21 @@ export interface Measured {
   /** True when fewer inferences were timed than make the statistics trustworthy (see notes). */
   few_samples: boolean;
   notes: Strings;
+  /** The time of each timed inference, in run order, from a trtexec --exportTimes file, for plotting. Null without one; absent in files written before it existed. */
+  per_iteration?: {
+    /** gpu_compute (the file's computeMs) when every record has it, else latency (latencyMs). */
+    of: "gpu_compute" | "latency";
+    /** Base name of the --exportTimes file. */
+    source: string;
+    /** Inferences in the file. */
+    iterations: number;
+    /** True when the file holds more than 2,000 inferences: consecutive iterations are then bucketed and each bucket kept as its minimum and its maximum, in run order (at most 2,000 points). */
+    downsampled: boolean;
+    /** 0-based iteration of each point. */
+    index: number[];
+    /** Time of each point in milliseconds (same length as index). */
+    ms: number[];
+  } | null;
 }
 
 export interface MeasuredSource {
