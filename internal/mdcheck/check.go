@@ -157,6 +157,9 @@ var (
 // suffixes) or an ONNX node name such as Conv_9. Commands, file names, JSON
 // field paths and "A/B" lists of known names are not layer names.
 func looksLikeLayer(s string, x *index) bool {
+	if i := strings.LastIndexByte(s, '#'); i >= 0 && x.labels[s[i+1:]] != nil {
+		return false // "run/analyze-data.json#fp16": a backend reference, as compare prints it
+	}
 	if s == "" || strings.HasPrefix(s, "-") || strings.Contains(s, "://") || fileExtRE.MatchString(s) || commandRE.MatchString(s) || fieldPathRE.MatchString(s) {
 		return false
 	}

@@ -1,6 +1,9 @@
 package mdcheck
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // operand is one number a derived value may be computed from: a value of
 // a name written in the sentence or another number quoted in it.
@@ -10,13 +13,11 @@ type operand struct {
 	// key groups operands that a ratio or percent change may relate: the
 	// same item or backend field in several backends. Quoted numbers have
 	// key "" and relate to each other.
-	key      string
-	owner    string // the item or backend label; a pair of one owner's values in one backend is one quantity
-	backend  uint32
-	primary  bool
-	total    bool // a backend's own number (a total a share is taken of)
-	quoted   bool
-	fromItem bool
+	key     string
+	owner   string // the item or backend label; a pair of one owner's values in one backend is one quantity
+	backend uint32
+	total   bool // a backend's own number (a total a share is taken of)
+	quoted  bool
 }
 
 // maxOperands bounds the pairs tried per number.
@@ -27,26 +28,28 @@ const maxOperands = 48
 // of the named items in one backend or of the numbers quoted before it, or
 // (for a percentage) the ratio or percent change of two related times or
 // shares ("0.88 → 0.50 ms, 43% less", "`fp16` is 57% faster than
-// `fp32`"). A value derived from rounded quotes is accepted within 1% of
-// itself besides the quote's own rounding.
-func (x *index) derivable(l *line, s sentence, qi int) bool {
+// `fp32`"). A value computed from the data must match within the quote's
+// rounding; one derived from other rounded quotes is accepted within 1% of
+// itself besides that.
+func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
 	q := s.quotes[qi]
-	var ops []operand
-	for _, sp := range s.spans {
-		if v := x.items[sp.text]; v != nil {
-			for _, u := range []unit{unitPct, unitMs} {
-				for _, f := range v.of(u) {
-					ops = append(ops, operand{v: f.v, unit: u, key: "item:" + sp.text + "." + x.strs[f.field], owner: sp.text, backend: f.backend, primary: f.primary, fromItem: true})
-				}
-			}
-		} else if lv := x.labels[sp.text]; lv != nil {
-			for _, u := range []unit{unitPct, unitMs} {
-				for _, f := range lv.of(u) {
-					ops = append(ops, operand{v: f.v, unit: u, key: "backend." + x.strs[f.field], owner: "\x00backend", backend: f.backend, total: true})
-				}
-			}
-		}
+	// A value computed from n values of the data may be written as the
+	// sum of their rounded values: each part and the result rounded to the
+	// quote's last digit. One computed from other rounded quotes may be
+	// off by 1% more.
+	exactN := func(d float64, n int) bool {
+		return !math.IsNaN(d) && !math.IsInf(d, 0) && math.Abs(d-q.value) <= float64(n+1)*q.tol*(1+1e-9)+1e-12
 	}
+	exact := func(d float64) bool { return exactN(d, 2) }
+	rounded := func(d float64) bool {
+		return !math.IsNaN(d) && !math.IsInf(d, 0) && math.Abs(d-q.value) <= q.tol+0.01*math.Abs(d)
+	}
+	if x.namedSum(s.spans, q.unit, exactN) || len(bound) >= 2 && x.namedSum(bound, q.unit, exactN) {
+		return true
+	}
+	// Quoted numbers come first: with many names, the operands kept for
+	// the pairwise search are the sentence's own numbers.
+	var ops []operand
 	var quotedSum float64
 	nQuoted := 0
 	for j, o := range s.quotes {
@@ -59,32 +62,34 @@ func (x *index) derivable(l *line, s sentence, qi int) bool {
 			nQuoted++
 		}
 	}
-	if len(ops) > maxOperands {
-		ops = ops[:maxOperands]
-	}
-	ok := func(d float64) bool {
-		return !math.IsNaN(d) && !math.IsInf(d, 0) && math.Abs(d-q.value) <= q.tol+0.01*math.Abs(d)
-	}
-	if nQuoted >= 2 && ok(quotedSum) {
+	if nQuoted >= 2 && rounded(quotedSum) {
 		return true
 	}
-	// The named items' values in one backend, added up.
-	sums := map[uint32]float64{}
-	counts := map[uint32]int{}
-	for _, o := range ops {
-		if o.fromItem && o.primary && o.unit == q.unit {
-			sums[o.backend] += o.v
-			counts[o.backend]++
+	for _, sp := range s.spans {
+		if v := x.items[sp.text]; v != nil {
+			for _, u := range []unit{unitPct, unitMs} {
+				for _, f := range v.of(u) {
+					ops = append(ops, operand{v: f.v, unit: u, key: "item:" + sp.text + "." + x.strs[f.field], owner: sp.text, backend: f.backend})
+				}
+			}
+		} else if lv := x.labels[sp.text]; lv != nil {
+			for _, u := range []unit{unitPct, unitMs} {
+				for _, f := range lv.of(u) {
+					ops = append(ops, operand{v: f.v, unit: u, key: "backend." + x.strs[f.field], owner: "\x00backend", backend: f.backend, total: true})
+				}
+			}
 		}
 	}
-	for b, v := range sums {
-		if counts[b] >= 2 && ok(v) {
-			return true
-		}
+	if len(ops) > maxOperands {
+		ops = ops[:maxOperands]
 	}
 	for i := range ops {
 		for j := range ops {
 			a, b := ops[i], ops[j]
+			ok := exact
+			if a.quoted || b.quoted {
+				ok = rounded
+			}
 			if i == j || !a.quoted && !b.quoted && a.owner == b.owner && a.backend == b.backend {
 				continue
 			}
@@ -108,4 +113,85 @@ func (x *index) derivable(l *line, s sentence, qi int) bool {
 		}
 	}
 	return false
+}
+
+// namedSum reports whether the values of two or more distinct named items
+// (layers, types, precisions, tags, findings) in spans add up to an
+// accepted value: per backend and per field ("the two QuantizeLinear
+// layers take 2.27% together", "`qdq_placement` and `input_quantize`
+// recover 0.333 ms"), each item counted once. Backend labels are context,
+// not parts.
+func (x *index) namedSum(spans []span, u unit, ok func(sum float64, parts int) bool) bool {
+	for _, g := range x.sumGroups(spans, u) {
+		if g.parts >= 2 && ok(g.sum, g.parts) {
+			return true
+		}
+	}
+	return false
+}
+
+// sumGroup is the sum of one field of the named items in one backend.
+type sumGroup struct {
+	backend, field uint32
+	sum            float64
+	parts          int
+}
+
+// sumGroups adds up the named items' values per backend, field and kind
+// (layers with layers, findings with findings), each item once, in the
+// order of the sentence.
+func (x *index) sumGroups(spans []span, u unit) []sumGroup {
+	type key struct {
+		backend, field uint32
+		kind           kind
+	}
+	sums := map[key]float64{}
+	counts := map[key]int{}
+	var order []key
+	seen := map[string]bool{}
+	for _, sp := range spans {
+		v := x.items[sp.text]
+		if v == nil || seen[sp.text] {
+			continue
+		}
+		seen[sp.text] = true
+		once := map[key]bool{}
+		for _, f := range v.of(u) {
+			k := key{f.backend, f.field, v.kind}
+			if once[k] {
+				continue // a repeated name in one backend: its first value
+			}
+			once[k] = true
+			if _, ok := sums[k]; !ok {
+				order = append(order, k)
+			}
+			sums[k] += f.v
+			counts[k]++
+		}
+	}
+	out := make([]sumGroup, 0, len(order))
+	for _, k := range order {
+		out = append(out, sumGroup{k.backend, k.field, sums[k], counts[k]})
+	}
+	return out
+}
+
+// closestSum describes the sum of the named items closest to v ("" when
+// fewer than two items have values of that unit), for messages.
+func (x *index) closestSum(spans []span, u unit, v float64) string {
+	var best *sumGroup
+	gs := x.sumGroups(spans, u)
+	for i := range gs {
+		if gs[i].parts >= 2 && (best == nil || math.Abs(gs[i].sum-v) < math.Abs(best.sum-v)) {
+			best = &gs[i]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	suffix := " ms"
+	if u == unitPct {
+		suffix = "%"
+	}
+	return fmt.Sprintf("; their %s in `%s` add up to %s%s", x.strs[best.field], x.strs[best.backend], fmtNum(best.sum), suffix)
 }

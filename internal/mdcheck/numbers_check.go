@@ -22,6 +22,12 @@ func checkNumbers(l *line, x *index) []Problem {
 		var lastEnd [3]int
 		lastEnd[unitPct], lastEnd[unitMs] = s.start, s.start
 		for qi, q := range s.quotes {
+			if isThreshold(l.text[s.start:q.pos]) {
+				// "`FP16` layers below 5 %": a cut-off the writer chose,
+				// not a value of the names before it.
+				lastEnd[q.unit] = q.end
+				continue
+			}
 			var cands []fact
 			var bound []span
 			for _, sp := range s.spans {
@@ -40,16 +46,16 @@ func checkNumbers(l *line, x *index) []Problem {
 			totals := x.allTotals()
 			switch {
 			case len(bound) > 0:
-				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi) {
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) {
 					continue
 				}
 				near := cands
 				if q.unit == unitMs {
 					near = append(near[:len(near):len(near)], totals...)
 				}
-				ps = append(ps, Problem{l.no, fmt.Sprintf("%s after %s matches none of their values (closest: %s) and is not a sum, difference, ratio or percent change of this sentence's numbers; quote the data's value rounded, or give a number about something else its own sentence — in: %q",
-					q.text, names(bound), x.describe(closest(near, q.value), q.unit), clip(s.text(l)))})
-			case q.unit == unitMs && x.isTotalMention(l, s, q) && !q.matchesFact(totals) && !x.derivable(l, s, qi):
+				ps = append(ps, Problem{l.no, fmt.Sprintf("%s after %s matches none of their values (closest: %s%s) and is not a sum, difference, ratio or percent change of this sentence's numbers; quote the data's value rounded, or give a number about something else its own sentence — in: %q",
+					q.text, names(bound), x.describe(closest(near, q.value), q.unit), x.closestSum(bound, q.unit, q.value), clip(s.text(l)))})
+			case q.unit == unitMs && x.isTotalMention(l, s, q) && !q.matchesFact(totals) && !x.derivable(l, s, qi, nil):
 				near := ""
 				if len(totals) > 0 {
 					near = "closest: " + x.describe(closest(totals, q.value), unitMs) + "; "
@@ -67,6 +73,12 @@ func checkNumbers(l *line, x *index) []Problem {
 var labelAdjacentRE = regexp.MustCompile(`(?i)^[\s:=,(\[~≈–—-]*((takes|took|is|was|runs in|runs at|at|measures|measured|needs|averages|of)\s+)?(about|around|approximately|~|≈)?\s*$`)
 
 func labelAdjacent(gap string) bool { return labelAdjacentRE.MatchString(gap) }
+
+// thresholdRE ends the text before a number that is a cut-off, not a
+// measured value: "below 5 %", "under 1%", "> 3 %", "at least 0.1 ms".
+var thresholdRE = regexp.MustCompile(`(?i)(\b(below|under|above|over|exceeding|beyond|less than|more than|fewer than|greater than|at least|at most|up to|threshold( of)?|cut-?off( of)?)|[<>≤≥])\s*[~≈]?\s*$`)
+
+func isThreshold(before string) bool { return thresholdRE.MatchString(before) }
 
 func (q quote) matchesFact(fs []fact) bool {
 	for _, f := range fs {
@@ -116,7 +128,10 @@ var (
 	totalAfterRE  = regexp.MustCompile(`(?i)^\s*(total\b|of total inference\b|end[- ]to[- ]end\b)`)
 	totalWordRE   = regexp.MustCompile(`(?i)total|inference|end-to-end`)
 	perInfRE      = regexp.MustCompile(`(?i)^\s*(per|an|each|a single|one) inference\b`)
-	wholeRE       = regexp.MustCompile(`(?i)\b(engine|build|model|network|backend)s?\b`)
+	// partRE finds a counted group of layers before a number: its total
+	// is the group's, not the inference's.
+	partRE  = regexp.MustCompile(`(?i)\b([0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|these|those|both)\s+(\S+\s+)?(layers|reformats|kernels|convolutions|convs|ops|nodes|quantizes|dequantizes|copies|transposes|gemms|matmuls|findings|casts)\b|\btogether\b`)
+	wholeRE = regexp.MustCompile(`(?i)\b(engine|build|model|network|backend)s?\b`)
 )
 
 func mentionsTotal(s string) bool { return totalWordRE.MatchString(s) }
@@ -129,7 +144,8 @@ func (x *index) isTotalMention(l *line, s sentence, q quote) bool {
 	text := l.text
 	from := max(0, q.pos-48)
 	if totalBeforeRE.MatchString(text[from:q.pos]) || totalAfterRE.MatchString(text[q.end:]) {
-		return true
+		// "12 reformats take a total of 0.279 ms" totals a part.
+		return !partRE.MatchString(text[s.start:q.pos])
 	}
 	if !perInfRE.MatchString(text[q.end:]) || !wholeRE.MatchString(text[s.start:q.pos]) {
 		return false
