@@ -41,7 +41,10 @@ type ctx struct {
 	ref, scale float64
 	refSource  string
 	meas       measured
-	trt        trtexecflags.Version // the backend's TensorRT version; zero when unknown
+	// minor are candidate findings priced under limits.minFindingPct: not
+	// scored, listed in the overview so nothing measured is hidden.
+	minor []contract.Finding
+	trt   trtexecflags.Version // the backend's TensorRT version; zero when unknown
 	// owned[layer] is true once a finding owns the layer: rules select only
 	// free layers, so no millisecond is priced twice.
 	owned []bool

@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -84,6 +85,34 @@ func evalOverview(c *ctx) []contract.OverviewItem {
 			Evidence: []string{fmt.Sprintf("Together %.4f ms (%.2f%% of the profile). Small kernels are a cause only when the host cannot launch them fast enough (measured enqueue time close to GPU time).", sumMs(tiny), c.pct(sumMs(tiny)))},
 			Metrics:  map[string]float64{"time_ms": round(sumMs(tiny), 6), "share_pct": round(c.pct(sumMs(tiny)), 3), "layer_count": float64(len(tiny))},
 			Layers:   []int{}})
+	}
+	// Candidate findings too small to score; those under
+	// limits.minorListPct are only counted.
+	var minor []contract.Finding
+	unlisted := 0
+	for _, f := range c.minor {
+		if f.RecoverableShare >= limits.minorListPct {
+			minor = append(minor, f)
+		} else {
+			unlisted++
+		}
+	}
+	if len(minor) > 0 {
+		o := contract.OverviewItem{ID: "minor_items", Title: fmt.Sprintf("%d possible change(s) worth under %.0f%% each (not scored)", len(minor), limits.minFindingPct),
+			Layers: []int{}}
+		sum := 0.0
+		for _, f := range minor {
+			sum += f.RecoverableMs
+			o.Evidence = append(o.Evidence, fmt.Sprintf("%s (%s): about %.4f ms, %.2f%% of %.4f ms; within run-to-run noise, so re-measuring cannot confirm the gain.", f.Title, f.ID, f.RecoverableMs, f.RecoverableShare, c.ref))
+			o.Layers = append(o.Layers, f.Layers...)
+		}
+		if unlisted > 0 {
+			o.Evidence = append(o.Evidence, fmt.Sprintf("%d more under %.1f%% each, not listed.", unlisted, limits.minorListPct))
+		}
+		slices.Sort(o.Layers)
+		o.Layers = slices.Compact(o.Layers)
+		o.Metrics = map[string]float64{"recoverable_ms": round(sum, 6), "share_pct": round(sum/max(c.ref, 1e-12)*100, 3), "item_count": float64(len(minor))}
+		out = append(out, o)
 	}
 	// Profiling overhead.
 	if c.refSource != RefLayerSum && c.ref > 0 {

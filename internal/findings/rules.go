@@ -149,7 +149,18 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 			continue
 		}
 		if f.RecoverableShare < limits.minFindingPct {
-			continue // too small to be worth a change: its layers stay free
+			// Too small to tell from run-to-run noise: not scored, listed
+			// as minor in the overview. It still owns its layers, so a
+			// later rule never reprices them under another cause.
+			f.ID = r.ID
+			if f.Title == "" {
+				f.Title = r.Title
+			}
+			for _, l := range f.Layers {
+				c.owned[l] = true
+			}
+			c.minor = append(c.minor, *f)
+			continue
 		}
 		f.ID = r.ID
 		if f.Title == "" {
