@@ -4,6 +4,7 @@
 import { h, clear, ellipsis, fmtMs, fmtPct } from "./dom";
 import { groupLayers, layout, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
 import { distinct, type Model } from "./model";
+import { contrast, inkOn } from "./contrast";
 
 /** Engines above this many layers start grouped. */
 export const COLLAPSE_ABOVE = 2000;
@@ -94,6 +95,8 @@ export class GraphView {
   private searchHits: number[] = [];
   private searchAt = -1;
   private lastQuery = "";
+  /** text drawn by the last draw(): "what|text colour|fill" (for the contrast test) */
+  private drawnText = new Set<string>();
   onSelect: (layer: number) => void = () => {};
 
   constructor(m: Model) {
@@ -218,6 +221,15 @@ export class GraphView {
     }
     this.s = s0;
     return (performance.now() - t0) / k;
+  }
+
+  /** Test hook: the text colours the last draw used on the canvas, each
+   *  with the fill under it and their WCAG contrast ratio. */
+  textColours(): { what: string; fg: string; bg: string; ratio: number; large: boolean }[] {
+    return Array.from(this.drawnText, (k) => {
+      const [what, fg, bg] = k.split("|");
+      return { what, fg, bg, ratio: contrast(fg, bg), large: false };
+    });
   }
 
   nodeCount(): number {
@@ -706,7 +718,9 @@ export class GraphView {
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-    ctx.fillStyle = dark ? "#151a21" : "#fbfcfe";
+    const paper = dark ? "#151a21" : "#fbfcfe";
+    this.drawnText.clear();
+    ctx.fillStyle = paper;
     ctx.fillRect(0, 0, this.w, this.hgt);
     ctx.setTransform(dpr * this.s, 0, 0, dpr * this.s, dpr * this.tx, dpr * this.ty);
     const x0 = -this.tx / this.s - NODE_W;
@@ -788,7 +802,9 @@ export class GraphView {
     if (this.s >= 0.7 && lay.lx && lay.ly) {
       ctx.font = "10px system-ui, sans-serif";
       ctx.textBaseline = "middle";
-      ctx.fillStyle = dark ? "#c8d0dc" : "#3b4656";
+      const ink = dark ? "#c8d0dc" : "#3b4656";
+      ctx.fillStyle = ink;
+      this.drawnText.add(`edge label|${ink}|${paper}`);
       for (let k = 0; k < E; k += 2) {
         const id = lay.edgeLabel[k / 2];
         if (id < 0 || !visible(k)) continue;
@@ -810,7 +826,8 @@ export class GraphView {
       const y = lay.y[v];
       if (x < x0 || x > x1 || y < y0 || y > y1) continue;
       const l = lay.layer[v];
-      ctx.fillStyle = this.color(v);
+      const fill = this.color(v);
+      ctx.fillStyle = fill;
       ctx.fillRect(x, y, NODE_W, NODE_H);
       if (l < 0) {
         ctx.strokeStyle = "#53606f";
@@ -832,12 +849,14 @@ export class GraphView {
       }
       if (v === selNode) {
         // Inside the highlight outline, so a node can show both.
-        ctx.strokeStyle = "#111";
+        ctx.strokeStyle = dark ? "#ffffff" : "#111111";
         ctx.lineWidth = hl ? 2 : 4;
         ctx.strokeRect(x - (hl ? 0 : 2), y - (hl ? 0 : 2), NODE_W + (hl ? 0 : 4), NODE_H + (hl ? 0 : 4));
       }
       if (labels) {
-        ctx.fillStyle = "#111";
+        const ink = inkOn(fill);
+        ctx.fillStyle = ink;
+        this.drawnText.add(`${l < 0 ? "group" : "node"} label|${ink}|${fill}`);
         let text: string;
         if (l >= 0) text = (this.conv[l] ? "⇄ " : "") + this.m.names[l];
         else text = `▸ ${this.grouping!.names[lay.group[v]]} (${this.grouping!.sizes[lay.group[v]]})`;
@@ -858,7 +877,8 @@ export class GraphView {
         const by = lay.y[v] - bh / 2 - 2;
         ctx.fillStyle = "#ff6a00";
         ctx.fillRect(bx, by, bw, bh);
-        ctx.fillStyle = "#fff";
+        ctx.fillStyle = inkOn("#ff6a00");
+        this.drawnText.add(`highlight badge|${inkOn("#ff6a00")}|#ff6a00`);
         ctx.save();
         ctx.translate(bx + 5 * k, by + bh / 2);
         ctx.scale(k, k);

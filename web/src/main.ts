@@ -188,6 +188,7 @@ function main(): void {
     nodeState: (layer: number) => current?.graph?.nodeState(layer),
     inView: (layer: number) => current?.graph?.inView(layer),
     edgeReport: () => current?.graph?.edgeReport(),
+    textColours: () => current?.graph?.textColours() || [],
     rows: () => Array.from(current?.table?.visibleRows() || []),
   };
 }

@@ -28,6 +28,7 @@ export class LayerTable {
   private f = { name: "", type: "", precision: "", tactic: "", source: "" };
   private sort: SortKey = "topo";
   private frame = 0;
+  private heads: Partial<Record<SortKey, HTMLElement>> = {};
   onSelect: (layer: number) => void = () => {};
 
   constructor(m: Model) {
@@ -81,14 +82,26 @@ export class LayerTable {
 
     const grip = h("span", { class: "col-resize", id: "name-resize", title: "Drag (or use ← →) to resize the layer name column",
       attrs: { role: "separator", "aria-orientation": "vertical", "aria-label": "Resize the layer name column", tabindex: "0" } });
+    // Sortable columns: a header button sorts by it; aria-sort says which.
+    const sortHead = (key: SortKey, text: string, title: string) => h("button", { class: "sort-head", text, title,
+      on: { click: () => {
+        sortSel.value = key;
+        sortSel.dispatchEvent(new Event("change"));
+      } } });
+    this.heads = {
+      topo: h("span", { class: "c-pos", attrs: { role: "columnheader" } }, sortHead("topo", "#", "position in topological order; click to sort by it")),
+      name: h("span", { class: "c-name", attrs: { role: "columnheader" } }, sortHead("name", "Layer name", "hover a name to see it whole; drag the edge to widen the column; click to sort by name"), grip),
+    };
+    if (m.timed) {
+      this.heads.time = h("span", { class: "c-num", attrs: { role: "columnheader" } }, sortHead("time", "Avg", "average time per inference; click to sort, slowest first"));
+      this.heads.share = h("span", { class: "c-num", attrs: { role: "columnheader" } }, sortHead("share", "Share", "share of the summed layer time; click to sort, largest first"));
+    }
     const head = h("div", { class: "trow thead", attrs: { role: "row" } },
-      h("span", { class: "c-pos", text: "#", attrs: { role: "columnheader" } }),
-      h("span", { class: "c-name", attrs: { role: "columnheader" } }, h("span", { text: "Layer name", title: "hover a name to see it whole; drag the edge to widen the column" }), grip),
+      this.heads.topo, this.heads.name,
       h("span", { class: "c-type", text: "Type", attrs: { role: "columnheader" } }),
       h("span", { class: "c-prec", text: "Precision", attrs: { role: "columnheader" } }),
       h("span", { class: "c-tactic", text: "Tactic", attrs: { role: "columnheader" } }),
-      m.timed ? h("span", { class: "c-num", text: "Avg", title: "average time per inference", attrs: { role: "columnheader" } }) : null,
-      m.timed ? h("span", { class: "c-num", text: "Share", title: "share of the summed layer time", attrs: { role: "columnheader" } }) : null);
+      this.heads.time || null, this.heads.share || null);
     this.bindResize(grip, head);
     this.spacer = h("div", { class: "tspacer" });
     this.body = h("div", { class: "tbody", id: "table-body", attrs: { role: "rowgroup", tabindex: "0", "aria-label": "Layers (arrow keys move the selection)" } }, this.spacer);
@@ -238,6 +251,11 @@ export class LayerTable {
       rows.set(arr);
     }
     this.rows = rows;
+    for (const k in this.heads) {
+      const el = this.heads[k as SortKey]!;
+      if (k === this.sort) el.setAttribute("aria-sort", k === "time" || k === "share" ? "descending" : "ascending");
+      else el.removeAttribute("aria-sort");
+    }
     this.countEl.textContent = `${k.toLocaleString("en-US")} of ${m.n.toLocaleString("en-US")} layers`;
     this.spacer.style.height = k * ROW_H + "px";
     this.render();
