@@ -16,7 +16,9 @@ type operand struct {
 	key     string
 	owner   string // the item or backend label; a pair of one owner's values in one backend is one quantity
 	backend uint32
-	total   bool // a backend's own number (a total a share is taken of)
+	field   uint32 // the field of an item's value
+	item    bool   // a value of a named item
+	total   bool   // a backend's own number (a total a share is taken of)
 	quoted  bool
 }
 
@@ -69,7 +71,7 @@ func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
 		if v := x.items[sp.text]; v != nil {
 			for _, u := range []unit{unitPct, unitMs} {
 				for _, f := range v.of(u) {
-					ops = append(ops, operand{v: f.v, unit: u, key: "item:" + sp.text + "." + x.strs[f.field], owner: sp.text, backend: f.backend})
+					ops = append(ops, operand{v: f.v, unit: u, key: "item:" + sp.text + "." + x.strs[f.field], owner: sp.text, backend: f.backend, field: f.field, item: true})
 				}
 			}
 		} else if lv := x.labels[sp.text]; lv != nil {
@@ -92,6 +94,9 @@ func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
 			}
 			if i == j || !a.quoted && !b.quoted && a.owner == b.owner && a.backend == b.backend {
 				continue
+			}
+			if a.item && b.item && a.field != b.field {
+				continue // two items relate through one field: avg_ms with avg_ms, recoverable_ms with recoverable_ms
 			}
 			// Sums add parts of one backend; differences also compare one
 			// item or field across backends ("0.034 ms more than in ...").

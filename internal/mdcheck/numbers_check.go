@@ -76,7 +76,7 @@ func labelAdjacent(gap string) bool { return labelAdjacentRE.MatchString(gap) }
 
 // thresholdRE ends the text before a number that is a cut-off, not a
 // measured value: "below 5 %", "under 1%", "> 3 %", "at least 0.1 ms".
-var thresholdRE = regexp.MustCompile(`(?i)(\b(below|under|above|over|exceeding|beyond|less than|more than|fewer than|greater than|at least|at most|up to|threshold( of)?|cut-?off( of)?)|[<>≤≥])\s*[~≈]?\s*$`)
+var thresholdRE = regexp.MustCompile(`(?i)(\b(below|under|above|over|exceeding|beyond|less than|more than|fewer than|greater than|at least|at most|threshold( of)?|cut-?off( of)?)|[<>≤≥])\s*[~≈]?\s*$`)
 
 func isThreshold(before string) bool { return thresholdRE.MatchString(before) }
 
@@ -116,9 +116,13 @@ func (x *index) describe(f *fact, u unit) string {
 }
 
 func names(items []span) string {
-	parts := make([]string, len(items))
-	for i, s := range items {
-		parts[i] = "`" + clip(s.text) + "`"
+	parts := make([]string, 0, len(items))
+	seen := map[string]bool{}
+	for _, s := range items {
+		if !seen[s.text] {
+			seen[s.text] = true
+			parts = append(parts, "`"+clip(s.text)+"`")
+		}
 	}
 	return strings.Join(parts, " / ")
 }

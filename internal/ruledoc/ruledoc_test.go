@@ -2,12 +2,15 @@ package ruledoc_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
@@ -97,4 +100,119 @@ func TestSkillSectionIsCurrent(t *testing.T) {
 	if !bytes.Equal(md, []byte(want)) {
 		t.Errorf("%s's findings section is stale; run: go test ./internal/ruledoc -update", skillMD)
 	}
+}
+
+// TestMentionedFindingIDsExist: every finding id that the skill folder
+// (SKILL.md, the worked example) and mdcheck's agent analyses mention is a
+// rule of the table, so no text teaches agents a retired id. A backticked
+// snake_case word is a finding id when the nearest cue word before it in
+// its sentence is "finding(s)" (not "positive" or "overview"), or
+// "finding" follows it; contract field names are not ids.
+func TestMentionedFindingIDsExist(t *testing.T) {
+	ids := map[string]bool{}
+	for _, d := range ruledoc.Docs() {
+		ids[d.ID] = true
+	}
+	fields := schemaPropertyNames(t)
+	var files []string
+	for _, pattern := range []string{"../../skill/trt-perf-analysis/*.md", "../../skill/trt-perf-analysis/*/*.md", "../mdcheck/testdata/analyses/*.md"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 6 {
+		t.Fatalf("found only %d files: %q", len(files), files)
+	}
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for no, line := range strings.Split(string(b), "\n") {
+			for _, id := range findingMentions(line) {
+				if fields[id] {
+					continue
+				}
+				checked++
+				if !ids[id] {
+					t.Errorf("%s:%d: finding `%s` is not in the rule table (trtperf explain lists the ids); in: %q", f, no+1, id, line)
+				}
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d finding mentions found; the scan has gone blind", checked)
+	}
+}
+
+var (
+	snakeSpanRE = regexp.MustCompile("`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`")
+	cueRE       = regexp.MustCompile(`(?i)\b(findings?|positives?|overview)\b`)
+	cueAfterRE  = regexp.MustCompile(`^\s*(finding|findings)\b`)
+)
+
+// findingMentions returns the backticked snake_case words of line that its
+// text presents as finding ids.
+func findingMentions(line string) []string {
+	var out []string
+	for _, m := range snakeSpanRE.FindAllStringSubmatchIndex(line, -1) {
+		before := line[:m[0]]
+		if k := strings.LastIndex(before, ". "); k >= 0 {
+			before = before[k:] // the token's sentence
+		}
+		cues := cueRE.FindAllString(before, -1)
+		isFinding := len(cues) > 0 && strings.HasPrefix(strings.ToLower(cues[len(cues)-1]), "finding")
+		if isFinding || cueAfterRE.MatchString(line[m[1]:]) {
+			out = append(out, line[m[2]:m[3]])
+		}
+	}
+	return out
+}
+
+func TestFindingMentions(t *testing.T) {
+	for line, want := range map[string]string{
+		"(finding `qdq_unfused`, high confidence)":                    "qdq_unfused",
+		"The `tiny_kernels` finding of `int8-qat` is not a cause.":    "tiny_kernels",
+		"Findings `a_b` and `c_d` overlap.":                           "a_b c_d",
+		"positive `no_precision_fallback`":                            "",
+		"the findings are listed. The `small_kernels` overview entry": "",
+	} {
+		if got := strings.Join(findingMentions(line), " "); got != want {
+			t.Errorf("findingMentions(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// schemaPropertyNames collects every property name of the contract's JSON
+// Schema.
+func schemaPropertyNames(t *testing.T) map[string]bool {
+	t.Helper()
+	var root any
+	if err := json.Unmarshal(contract.SchemaJSON, &root); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	var walk func(any)
+	walk = func(n any) {
+		switch v := n.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for k := range props {
+					names[k] = true
+				}
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return names
 }
