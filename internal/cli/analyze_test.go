@@ -157,8 +157,11 @@ func TestCompareCommand(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "layers_b.json"), tinyLayers)
 	writeFile(t, filepath.Join(dir, "profile_b.json"), strings.NewReplacer(`"averageMs": 0.1`, `"averageMs": 0.15`, `"medianMs": 0.1`, `"medianMs": 0.15`).Replace(tinyProfile))
 	code, stdout, stderr := run(t, "compare", dir+"#a", dir+"#b")
-	if code != ExitOK || !strings.Contains(stdout, "#b is 1.50× slower than "+dir+"#a") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	if code != ExitOK || !strings.HasPrefix(stdout, "b is 1.50× slower than a ") || strings.Contains(stdout, dir) {
+		t.Errorf("two backends of one folder are named by their labels: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ = run(t, "compare", dir+"#a", dir+"#b", "--full-paths"); code != ExitOK || !strings.HasPrefix(stdout, dir+"#b is 1.50× slower than "+dir+"#a") {
+		t.Errorf("--full-paths: exit %d, stdout %q", code, stdout)
 	}
 	// The CI gate: +50 % is beyond noise (±4.5 % at 10 iterations) and 10 %.
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#b", "--fail-above", "10")
@@ -193,5 +196,21 @@ func TestAnalyzeKeepsEarlierOutputOnFailure(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("temp files left behind: %v", entries)
+	}
+}
+
+func TestCompareSideNames(t *testing.T) {
+	cases := []struct{ a, b, la, lb, wantA, wantB string }{
+		{"x/analyze-data.json#fp16", "x/analyze-data.json#int8", "fp16", "int8", "fp16", "int8"},
+		{"/runs/before/analyze-data.json#fp16", "/runs/after/analyze-data.json#fp16", "fp16", "fp16", "before#fp16", "after#fp16"},
+		{"/a/run/analyze-data.json", "/b/run/analyze-data.json", "fp16", "fp16", "a/run#fp16", "b/run#fp16"},
+		{"/d/dumps#fp16", "/d/other.json#fp16", "fp16", "fp16", "dumps#fp16", "other.json#fp16"},
+		{"/d/dumps#fp16", "/d/dumps#fp16", "fp16", "fp16", "dumps#fp16", "dumps#fp16"},
+	}
+	for _, tc := range cases {
+		a, b := sideNames(tc.a, tc.b, tc.la, tc.lb)
+		if a != tc.wantA || b != tc.wantB {
+			t.Errorf("sideNames(%q, %q) = %q, %q; want %q, %q", tc.a, tc.b, a, b, tc.wantA, tc.wantB)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,6 +22,7 @@ func newCompareCmd() *cobra.Command {
 	var top int
 	var format string
 	var failAbove float64
+	var fullPaths bool
 	c := &cobra.Command{
 		Use:   "compare A [B]",
 		Short: "Which build is faster and why: aligned layers, deltas on one measure, a noise-aware verdict",
@@ -38,6 +40,10 @@ times (never one of each); per-layer times are scaled to that measure, so
 the rows add up to the total difference. The verdict says whether the
 difference is beyond run-to-run noise, and recognises the same engine
 profiled twice.
+
+Builds are named by their label when both come from the same input, else by
+the input's base name and label ("before#fp16", "after#fp16"); --full-paths
+prints the paths as given.
 
 Exit codes: 0 done; 1 with --fail-above PCT when B is slower than A by more
 than PCT percent beyond noise (for CI); 2 the comparison could not run.
@@ -81,6 +87,9 @@ are compared.`,
 				if err != nil {
 					return err
 				}
+				if !fullPaths {
+					a.Name, b.Name = sideNames(args[0], args[1], a.Backend.Label, b.Backend.Label)
+				}
 				p, err := compare.Pair(a, b, max(top, compare.DefaultRows))
 				if err != nil {
 					return cannotRun("%v", err)
@@ -107,6 +116,7 @@ are compared.`,
 	}
 	c.Flags().IntVar(&top, "top", 15, "rows to list per table")
 	c.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(render.Formats, ", "))
+	c.Flags().BoolVar(&fullPaths, "full-paths", false, "name A and B by the paths as given instead of their base names and labels")
 	c.Flags().Float64Var(&failAbove, "fail-above", 0, "exit 1 when B is slower than A by more than PCT percent beyond noise")
 	return c
 }
@@ -130,6 +140,47 @@ func loadSide(arg string) (compare.Side, error) {
 		}
 	}
 	return compare.Side{}, cannotRun("%s has no backend %q; its backends are %s", path, label, labelList(d))
+}
+
+// sideNames are the short names of two compared backends, so that output
+// quoted in a report names builds, not where the files lay: the labels when
+// both come from the same input (or the labels differ and the inputs share
+// a base name), else "base#label" with base the input's base name (an
+// analyze-data.json is named by its folder), more of the path when the two
+// bases are equal.
+func sideNames(argA, argB, labelA, labelB string) (string, string) {
+	pathA, _, _ := strings.Cut(argA, "#")
+	pathB, _, _ := strings.Cut(argB, "#")
+	if filepath.Clean(pathA) == filepath.Clean(pathB) && labelA != labelB {
+		return labelA, labelB
+	}
+	partsA := pathParts(pathA)
+	partsB := pathParts(pathB)
+	for n := 1; n <= max(len(partsA), len(partsB)); n++ {
+		if a, b := tail(partsA, n), tail(partsB, n); a != b {
+			return a + "#" + labelA, b + "#" + labelB
+		}
+	}
+	// One backend against itself (a re-profile): the short name twice.
+	return tail(partsA, 1) + "#" + labelA, tail(partsB, 1) + "#" + labelB
+}
+
+// pathParts splits an input path into its elements, dropping a file name
+// that only says what the file is (analyze-data.json).
+func pathParts(p string) []string {
+	abs, err := filepath.Abs(p)
+	if err == nil {
+		p = abs
+	}
+	parts := strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' })
+	if n := len(parts); n > 1 && strings.EqualFold(parts[n-1], "analyze-data.json") {
+		parts = parts[:n-1]
+	}
+	return parts
+}
+
+func tail(parts []string, n int) string {
+	return strings.Join(parts[max(0, len(parts)-n):], "/")
 }
 
 // loadAnalysis reads an analyze-data.json, or analyses a dump folder.
