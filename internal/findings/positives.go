@@ -67,7 +67,7 @@ func posNoFallback(c *ctx) *contract.Positive {
 
 func posLowReformat(c *ctx) *contract.Positive {
 	recs := c.selectTimed(flagged(fReformat))
-	if c.pct(sumMs(recs)) >= reformatMinPct {
+	if c.pct(sumMs(recs)) >= limits.reformatMinPct {
 		return nil
 	}
 	return &contract.Positive{

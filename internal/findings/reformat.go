@@ -9,9 +9,6 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
-// reformatMinPct: below 2 % of the time, reformats are not worth a finding.
-const reformatMinPct = 2.0
-
 // conversion is the data-type change of a reformat ("FP32→INT8"), or
 // "layout-only" when input and output types are the same.
 func conversion(r *contract.Record) string {
@@ -95,7 +92,44 @@ func evalReformat(c *ctx) *contract.Finding {
 	if c.has("--builderOptimizationLevel=5") {
 		f.NextCheck = "For each reformat above, compare the producer's output format with the consumer's input format in the layer info; rebuild with --builderOptimizationLevel=5 and check whether the reformats remain."
 	}
+	c.firstLayerLayout(f, recs)
 	return f
+}
+
+// firstLayerLayout: reformats that re-lay the graph input out for the first
+// layer's kernel in a vectorized layout no trtexec I/O format offers (input
+// prologue leaves them: nothing the caller can feed removes them). When they
+// are all the finding owns, the advice is the model-side experiment, with
+// low confidence: it is the kernel's choice, not a format disagreement.
+func (c *ctx) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
+	var first []*contract.Record
+	for _, r := range recs {
+		if len(c.preds(r.Layer)) == 0 && conversion(r) == "layout-only" && !c.feedable(r) {
+			first = append(first, r)
+		}
+	}
+	if len(first) == 0 {
+		return
+	}
+	l := c.layer(first[0])
+	layout := ""
+	if len(l.Outputs) > 0 {
+		layout = l.Outputs[0].Format
+	}
+	f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them (%.2f%%) re-lay the graph input out for the first layer's kernel (%q), a layout no trtexec I/O format offers: no --inputIOFormats removes them.",
+		len(first), c.pct(sumMs(first)), layout))
+	if len(first) < len(recs) {
+		return
+	}
+	f.Title = "The graph input is re-laid out for the first layer's kernel"
+	f.Confidence = contract.ConfidenceLow
+	c.rescore(f)
+	spec := "a channel-vectorized input format"
+	if strings.Contains(strings.ToLower(layout), "fp16") {
+		spec = "--inputIOFormats=" + c.ioFormat("fp16:hwc8")
+	}
+	f.Action = fmt.Sprintf("Only the model can remove this: the first layer's kernel reads a channel-vectorized layout that no I/O format offers. Pad the input to 8 channels (zero channels in pre-processing, zero weights for them in the first convolution) so the first layer can read a vectorized input directly, and build with %s; otherwise accept the cost.", spec)
+	f.NextCheck = fmt.Sprintf("Export the model with an 8-channel input, rebuild with %s and check that the input reformat is gone and the first convolution got no slower.", spec)
 }
 
 // neighbourNames names up to two neighbour layers.

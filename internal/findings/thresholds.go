@@ -75,6 +75,9 @@ var limits = struct {
 	// minorListPct: unscored candidates from this share are listed by name
 	// in the overview's minor_items; smaller ones are only counted.
 	minorListPct float64
+	// reformatMinPct: reformats under this share of the time leave the
+	// "no reformat overhead" positive standing.
+	reformatMinPct float64
 	// expectedFP32Pct: FP32 layers TensorRT keeps for accuracy (a final
 	// Softmax, normalization statistics) under this share are information.
 	expectedFP32Pct float64
@@ -106,6 +109,7 @@ var limits = struct {
 }{
 	minFindingPct:            3.0,
 	minorListPct:             0.5,
+	reformatMinPct:           2.0,
 	expectedFP32Pct:          1.0,
 	gemvMaxRows:              8,
 	gemvMinBandwidthShare:    0.5,
