@@ -187,6 +187,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 		if out.Positives == nil {
 			out.Positives = []contract.Positive{}
 		}
+		fillRoofline(&out)
 	}
 	wg.Wait()
 	out.Model = model

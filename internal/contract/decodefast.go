@@ -161,6 +161,43 @@ func (s dscan) record(r *Record) error {
 			return s.OptFloat(&r.FLOPs)
 		case "bytes":
 			return s.OptFloat(&r.Bytes)
+		case "roofline":
+			if s.Null() {
+				r.Roofline = nil
+				return nil
+			}
+			r.Roofline = new(RecordRoofline)
+			return s.recordRoofline(r.Roofline)
+		}
+		s.Skip()
+		return nil
+	})
+}
+
+func (s dscan) recordRoofline(r *RecordRoofline) error {
+	return s.Object(func(name []byte) error {
+		switch string(name) {
+		case "time_ms":
+			return s.Float(&r.TimeMs)
+		case "achieved_tflops":
+			return s.Float(&r.AchievedTFLOPS)
+		case "achieved_gbs":
+			return s.OptFloat(&r.AchievedGBs)
+		case "intensity":
+			return s.OptFloat(&r.Intensity)
+		case "peak_precision":
+			return s.Str(&r.PeakPrecision, true)
+		case "attainable_tflops":
+			return s.OptFloat(&r.AttainableTFLOPS)
+		case "bound":
+			if s.Null() {
+				r.Bound = nil
+				return nil
+			}
+			r.Bound = new(string)
+			return s.Str(r.Bound, true)
+		case "pct_of_attainable":
+			return s.OptFloat(&r.PctOfAttainable)
 		}
 		s.Skip()
 		return nil

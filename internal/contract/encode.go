@@ -178,6 +178,8 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 		e.Int(int64(c.Layers90))
 		e.Buf = append(e.Buf, '}')
 	}
+	e.Key(false, "roofline")
+	e.roofline(b.Roofline)
 	e.Key(false, "diagnosis")
 	e.diagnosis(b.Diagnosis)
 	e.Key(false, "issues")
@@ -629,6 +631,64 @@ func (e enc) record(r *Record) {
 	e.OptFloat("record.flops", r.FLOPs)
 	e.Key(false, "bytes")
 	e.OptFloat("record.bytes", r.Bytes)
+	e.Key(false, "roofline")
+	e.recordRoofline(r.Roofline)
+	e.Buf = append(e.Buf, '}')
+}
+
+func (e enc) recordRoofline(r *RecordRoofline) {
+	if r == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "time_ms")
+	e.Float("record.roofline.time_ms", r.TimeMs)
+	e.Key(false, "achieved_tflops")
+	e.Float("record.roofline.achieved_tflops", r.AchievedTFLOPS)
+	e.Key(false, "achieved_gbs")
+	e.OptFloat("record.roofline.achieved_gbs", r.AchievedGBs)
+	e.Key(false, "intensity")
+	e.OptFloat("record.roofline.intensity", r.Intensity)
+	e.Key(false, "peak_precision")
+	e.Str(r.PeakPrecision)
+	e.Key(false, "attainable_tflops")
+	e.OptFloat("record.roofline.attainable_tflops", r.AttainableTFLOPS)
+	e.Key(false, "bound")
+	e.OptStr(r.Bound)
+	e.Key(false, "pct_of_attainable")
+	e.OptFloat("record.roofline.pct_of_attainable", r.PctOfAttainable)
+	e.Buf = append(e.Buf, '}')
+}
+
+func (e enc) roofline(r *Roofline) {
+	if r == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "time_basis")
+	e.Str(r.TimeBasis)
+	e.Key(false, "time_scale")
+	e.Float("roofline.time_scale", r.TimeScale)
+	e.Key(false, "reference_source")
+	e.Str(r.ReferenceSource)
+	e.Key(false, "layers")
+	e.Int(int64(r.Layers))
+	e.Key(false, "compute_bound")
+	e.Int(int64(r.ComputeBound))
+	e.Key(false, "memory_bound")
+	e.Int(int64(r.MemoryBound))
+	e.Key(false, "time_ms")
+	e.Float("roofline.time_ms", r.TimeMs)
+	e.Key(false, "flops")
+	e.Float("roofline.flops", r.FLOPs)
+	e.Key(false, "bytes")
+	e.Float("roofline.bytes", r.Bytes)
+	e.Key(false, "achieved_tflops")
+	e.Float("roofline.achieved_tflops", r.AchievedTFLOPS)
+	e.Key(false, "notes")
+	e.Strs(r.Notes)
 	e.Buf = append(e.Buf, '}')
 }
 

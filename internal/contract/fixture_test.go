@@ -76,6 +76,12 @@ func smallDoc() *AnalyzeData {
 	yes := true
 	records[0].TensorCore, records[2].TensorCore = &yes, &yes
 	records[3].MyelinGraph = ptr(0)
+	// Conv_0 on the A100's FP16 roofline: 1e11 FLOP and 1e8 bytes in 0.5 ms
+	// are 200 TFLOP/s and 200 GB/s at 1000 FLOP/byte, right of the ridge
+	// (1000 × 1935.36 GB/s > 311.869 TFLOP/s), so held to the peak.
+	records[0].FLOPs, records[0].Bytes = ptr(1e11), ptr(1e8)
+	records[0].Roofline = &RecordRoofline{TimeMs: 0.5, AchievedTFLOPS: 200, AchievedGBs: ptr(200.0), Intensity: ptr(1000.0),
+		PeakPrecision: "fp16", AttainableTFLOPS: ptr(311.869), Bound: ptr(RooflineBoundCompute), PctOfAttainable: ptr(200 / 311.869 * 100)}
 	evid := []Evidence{{Source: "folder", Detail: "folder name", Value: "resnet50", Confidence: ConfidenceMedium}}
 	passed := Backend{
 		Label: "fp16",
@@ -142,6 +148,8 @@ func smallDoc() *AnalyzeData {
 			{Name: "FP32", Count: 1, TimeMs: 0.125, Percentage: 6.25},
 		},
 		Concentration: &Concentration{Layers50: 1, Layers80: 2, Layers90: 3},
+		Roofline: &Roofline{TimeBasis: RooflineAvgMs, TimeScale: 1, ReferenceSource: "layer_sum", Layers: 1, ComputeBound: 1,
+			TimeMs: 0.5, FLOPs: 1e11, Bytes: 1e8, AchievedTFLOPS: 200, Notes: []string{}},
 		Issues: []Finding{
 			{ID: "gemm_dominates", Title: "One GEMM takes 62.5% of the time", Score: 0.5, Confidence: ConfidenceHigh, Share: 62.5,
 				Evidence: []string{"MatMul_2: 1.25 ms"}, Metrics: map[string]float64{"share": 62.5, "avg_ms": 1.25, "count": 1},
@@ -294,6 +302,7 @@ func bigDoc(n int) *AnalyzeData {
 	b.TagBreakdown = rows(byTag)
 	b.PrecisionBreakdown = []Breakdown{{Name: "BF16", Count: n, TimeMs: sumAvg, Percentage: 100}}
 	b.Concentration = nil
+	b.Roofline = nil
 	b.Issues = []Finding{}
 	b.Positives = []Positive{}
 	b.Overview = []OverviewItem{}

@@ -98,10 +98,13 @@ type Backend struct {
 	TagBreakdown       []Breakdown       `json:"tag_breakdown"`
 	PrecisionBreakdown []Breakdown       `json:"precision_breakdown"`
 	Concentration      *Concentration    `json:"concentration"`
-	Diagnosis          *Diagnosis        `json:"diagnosis"`
-	Issues             []Finding         `json:"issues"`
-	Positives          []Positive        `json:"positives"`
-	Overview           []OverviewItem    `json:"overview"`
+	// Roofline says how records' roofline positions were computed and
+	// sums them up; null when no record has flops and a time.
+	Roofline  *Roofline      `json:"roofline"`
+	Diagnosis *Diagnosis     `json:"diagnosis"`
+	Issues    []Finding      `json:"issues"`
+	Positives []Positive     `json:"positives"`
+	Overview  []OverviewItem `json:"overview"`
 }
 
 // Diagnosis is the time base every finding's price is stated against: the
@@ -440,6 +443,60 @@ type Record struct {
 	// multiplies; null for other layers or when a number is missing.
 	FLOPs *float64 `json:"flops"`
 	Bytes *float64 `json:"bytes"`
+	// Roofline places the layer on the device's roofline; null without
+	// flops or a time (absent in older files).
+	Roofline *RecordRoofline `json:"roofline"`
+}
+
+// Roofline time bases: the profiled layer average as is, or scaled by the
+// profile scale (measured GPU compute median ÷ layer sum) so per-layer
+// profiling overhead does not lower the achieved rates.
+const (
+	RooflineAvgMs        = "avg_ms"
+	RooflineAvgMsScaled  = "avg_ms_x_profile_scale"
+	RooflineBoundCompute = "compute"
+	RooflineBoundMemory  = "memory"
+)
+
+// Roofline is a backend's roofline basis and totals.
+type Roofline struct {
+	// TimeBasis is avg_ms or avg_ms_x_profile_scale; TimeScale the factor
+	// applied to every record's avg_ms (1 for avg_ms).
+	TimeBasis string  `json:"time_basis"`
+	TimeScale float64 `json:"time_scale"`
+	// ReferenceSource is the measured time the scale comes from
+	// (gpu_compute_median) or layer_sum when unscaled.
+	ReferenceSource string `json:"reference_source"`
+	// Layers counts records with a roofline; ComputeBound and MemoryBound
+	// those with a known bound.
+	Layers       int `json:"layers"`
+	ComputeBound int `json:"compute_bound"`
+	MemoryBound  int `json:"memory_bound"`
+	// TimeMs, FLOPs and Bytes sum those records (time on the basis).
+	TimeMs float64 `json:"time_ms"`
+	FLOPs  float64 `json:"flops"`
+	Bytes  float64 `json:"bytes"`
+	// AchievedTFLOPS is FLOPs ÷ TimeMs over those records.
+	AchievedTFLOPS float64  `json:"achieved_tflops"`
+	Notes          []string `json:"notes"`
+}
+
+// RecordRoofline is one layer's position on the roofline: rates on the
+// backend's roofline time basis and, when the device's memory bandwidth
+// and the peak of the layer's precision are known, the attainable
+// throughput min(peak, intensity × bandwidth) at its intensity.
+type RecordRoofline struct {
+	TimeMs         float64  `json:"time_ms"`         // avg_ms × roofline.time_scale
+	AchievedTFLOPS float64  `json:"achieved_tflops"` // flops ÷ time (TOP/s for int8)
+	AchievedGBs    *float64 `json:"achieved_gbs"`    // bytes ÷ time; null when bytes is 0
+	Intensity      *float64 `json:"intensity"`       // flops ÷ bytes (FLOP/byte); null when bytes is 0
+	// PeakPrecision names the device peak the layer is held to: fp32,
+	// tf32 (FP32 layers on tensor cores), fp16 (also BF16) or int8; "" when
+	// the precision has no peak in device.peak_tflops.
+	PeakPrecision    string   `json:"peak_precision"`
+	AttainableTFLOPS *float64 `json:"attainable_tflops"`
+	Bound            *string  `json:"bound"` // compute or memory; null when unknown
+	PctOfAttainable  *float64 `json:"pct_of_attainable"`
 }
 
 // Breakdown is one row of a type, tag or precision breakdown.

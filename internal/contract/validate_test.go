@@ -169,6 +169,15 @@ func TestValidateTamperedSmall(t *testing.T) {
 		{name: "issue layer out of range", ptr: "/results/0/issues/0/layers/0", value: 4, semantic: "/results/0/issues/0/layers/0"},
 		{name: "layer_only with records", ptr: "/results/0/validation/analysis_mode", value: "layer_only", semantic: "/results/0/records"},
 		{name: "failed but usable", ptr: "/results/1/validation/analysis_mode", value: "layer_only", semantic: "/results/1/validation/analysis_mode"},
+		{name: "roofline rate not flops/time", ptr: "/results/0/records/0/roofline/achieved_tflops", value: 150, semantic: "/results/0/records/0/roofline/achieved_tflops"},
+		{name: "roofline time off basis", ptr: "/results/0/records/0/roofline/time_ms", value: 0.4, semantic: "/results/0/records/0/roofline/time_ms"},
+		{name: "roofline bound wrong side", ptr: "/results/0/records/0/roofline/bound", value: "memory", semantic: "/results/0/records/0/roofline/bound"},
+		{name: "roofline bound word", ptr: "/results/0/records/0/roofline/bound", value: "latency", semantic: "/results/0/records/0/roofline/bound"},
+		{name: "roofline attainable above peak", ptr: "/results/0/records/0/roofline/attainable_tflops", value: 400, semantic: "/results/0/records/0/roofline/attainable_tflops"},
+		{name: "roofline peak the device lacks", ptr: "/results/0/records/0/roofline/peak_precision", value: "int8", semantic: "/results/0/records/0/roofline/peak_precision"},
+		{name: "roofline without work", ptr: "/results/0/records/0/flops", value: nil, semantic: "/results/0/records/0/roofline"},
+		{name: "roofline totals", ptr: "/results/0/roofline/layers", value: 2, semantic: "/results/0/roofline/layers"},
+		{name: "roofline basis", ptr: "/results/0/roofline/time_basis", value: "wall", schema: "/results/0/roofline/time_basis"},
 	})
 }
 

@@ -236,3 +236,16 @@ func Derive(d Device) (Facts, bool) {
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// Attainable is the roofline bound of a kernel of arithmetic intensity
+// intensity (FLOP per byte) on a device of dense peak peakTFLOPS (TFLOP/s)
+// and memory bandwidth bandwidthGBs (GB/s): min(peak, intensity ×
+// bandwidth), in TFLOP/s. computeBound is true at or right of the ridge
+// point (intensity × bandwidth ≥ peak).
+func Attainable(peakTFLOPS, bandwidthGBs, intensity float64) (tflops float64, computeBound bool) {
+	roof := intensity * bandwidthGBs / 1000 // GFLOP/s → TFLOP/s
+	if roof >= peakTFLOPS {
+		return peakTFLOPS, true
+	}
+	return roof, false
+}

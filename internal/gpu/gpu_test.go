@@ -93,3 +93,23 @@ func TestDeriveUnknown(t *testing.T) {
 		t.Errorf("unknown architecture: %+v", f)
 	}
 }
+
+func TestAttainable(t *testing.T) {
+	// A100 FP16: 311.9 TFLOP/s over 1935 GB/s puts the ridge at 161 FLOP/byte.
+	for _, tc := range []struct {
+		name                string
+		peak, bw, intensity float64
+		want                float64
+		computeBound        bool
+	}{
+		{"left of the ridge", 311.9, 1935, 16, 16 * 1935.0 / 1000, false},
+		{"right of the ridge", 311.9, 1935, 287, 311.9, true},
+		{"on the ridge", 100, 1000, 100, 100, true},
+		{"zero intensity", 100, 1000, 0, 0, false},
+	} {
+		got, cb := Attainable(tc.peak, tc.bw, tc.intensity)
+		if math.Abs(got-tc.want) > 1e-9 || cb != tc.computeBound {
+			t.Errorf("%s: Attainable(%v, %v, %v) = %v, %v; want %v, %v", tc.name, tc.peak, tc.bw, tc.intensity, got, cb, tc.want, tc.computeBound)
+		}
+	}
+}

@@ -212,6 +212,7 @@ export interface Backend {
   tag_breakdown: Breakdown[];
   precision_breakdown: Breakdown[];
   concentration: Concentration | null;
+  roofline?: Roofline | null;
   diagnosis: Diagnosis | null;
   /** Findings (causes with a price), ranked by score descending. */
   issues: Finding[];
@@ -535,6 +536,50 @@ export interface Record {
   flops?: number | null;
   /** Bytes moved per inference: weights plus input and output activations; null when flops is null. */
   bytes?: number | null;
+  roofline?: RecordRoofline | null;
+}
+
+/** How the records' roofline positions were computed, and their totals; null (or absent in older files) when no record has flops and a time. */
+export interface Roofline {
+  /** avg_ms: the profiled layer average; avg_ms_x_profile_scale: scaled by time_scale = measured GPU compute median ÷ layer sum, so per-layer profiling overhead does not lower the rates. */
+  time_basis: "avg_ms" | "avg_ms_x_profile_scale";
+  /** Factor applied to every record's avg_ms; 1 for avg_ms. */
+  time_scale: number;
+  /** The measured time the scale comes from, or layer_sum when unscaled. */
+  reference_source: "gpu_compute_median" | "layer_sum";
+  /** Records with a roofline. */
+  layers: number;
+  compute_bound: number;
+  memory_bound: number;
+  /** Sum of those records' roofline time_ms. */
+  time_ms: number;
+  /** Sum of those records' flops. */
+  flops: number;
+  /** Sum of those records' bytes. */
+  bytes: number;
+  /** flops ÷ time_ms over those records, TFLOP/s. */
+  achieved_tflops: number;
+  notes: Strings;
+}
+
+/** The layer's position on the device roofline, on the backend's roofline time basis; null without flops or a time. Absent in older files. */
+export interface RecordRoofline {
+  /** avg_ms × roofline.time_scale; above 0. */
+  time_ms: number;
+  /** flops ÷ time_ms, TFLOP/s (TOP/s for INT8). */
+  achieved_tflops: number;
+  /** bytes ÷ time_ms, GB/s; null when bytes is 0. */
+  achieved_gbs: number | null;
+  /** Arithmetic intensity flops ÷ bytes, FLOP per byte; null when bytes is 0. */
+  intensity: number | null;
+  /** The device peak the layer is held to (device.peak_tflops key): the layer's precision, tf32 for FP32 layers on tensor cores, fp16 for BF16; empty when none applies. */
+  peak_precision: "fp32" | "tf32" | "fp16" | "int8" | "";
+  /** min(peak, intensity × memory bandwidth) at the layer's intensity; null when the peak, the bandwidth or the intensity is unknown. */
+  attainable_tflops: number | null;
+  /** compute when intensity × bandwidth ≥ peak (at or right of the ridge point), else memory; null when unknown (the semantic check allows only these two words). */
+  bound: string | null;
+  /** achieved_tflops ÷ attainable_tflops × 100; null when attainable is unknown. */
+  pct_of_attainable: number | null;
 }
 
 /** One row of a type, tag or precision breakdown, largest first. */
