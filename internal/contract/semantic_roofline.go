@@ -112,8 +112,8 @@ func (c *checker) roofline(p string, b *Backend) {
 		} else {
 			memory++
 		}
-		if x.PctOfAttainable == nil || !near(*x.PctOfAttainable, x.AchievedTFLOPS / *x.AttainableTFLOPS*100, rooflineTol) {
-			c.add(q+"/pct_of_attainable", "pct_of_attainable is not achieved ÷ attainable × 100 (%v)", x.AchievedTFLOPS / *x.AttainableTFLOPS*100)
+		if x.PctOfAttainable == nil || !near(*x.PctOfAttainable, x.AchievedTFLOPS / *x.AttainableTFLOPS * 100, rooflineTol) {
+			c.add(q+"/pct_of_attainable", "pct_of_attainable is not achieved ÷ attainable × 100 (%v)", x.AchievedTFLOPS / *x.AttainableTFLOPS * 100)
 		}
 	}
 	if rf == nil {

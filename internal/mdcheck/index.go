@@ -210,6 +210,9 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	slim.Layers, slim.Records, slim.Graph = nil, nil, contract.Graph{}
 	slim.TypeBreakdown, slim.TagBreakdown, slim.PrecisionBreakdown = nil, nil, nil
 	slim.Model, slim.Engines, slim.Validation = contract.Model{}, contract.Engines{}, contract.BackendValidation{}
+	// The roofline's time_ms sums the layers with work (convolutions,
+	// GEMMs), not a whole inference: a label's number, never a total.
+	slim.Roofline = nil
 	slim.Issues = make([]contract.Finding, len(b.Issues))
 	for i, f := range b.Issues {
 		f.Layers, f.Evidence = nil, nil
@@ -238,6 +241,9 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	}
 	if b.Timing != nil && len(lv.ms) > 0 {
 		x.totals = append(x.totals, total{b.Label, lv.ms})
+	}
+	if rf := b.Roofline; rf != nil {
+		lv.ms = append(lv.ms, x.fact(lv, rf.TimeMs, b.Label, "roofline.time_ms", false))
 	}
 }
 
