@@ -16,6 +16,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/mdcheck"
 	"github.com/trtperf/trtperf/internal/report"
 )
 
@@ -217,6 +218,9 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 				return &ExitError{Code: ExitCannotRun, Err: err}
 			}
 			printPackaged(c, f.reportDir, true)
+			if d, err := contract.Decode(data); err == nil {
+				warnAnalyzeMD(c, md, d, filepath.Join(f.reportDir, report.FileAnalyzeData))
+			}
 			return nil
 		case same:
 			return cannotRun("%s is already the report of %s; to add or replace its AI analysis pass --analyze-md F, to re-package choose a new --report-dir", f.reportDir, f.analyzeData)
@@ -251,7 +255,29 @@ func publish(c *cobra.Command, d *contract.AnalyzeData, encoded []byte, idx *con
 		return &ExitError{Code: ExitCannotRun, Err: err}
 	}
 	printPackaged(c, dir, md != nil)
+	if md != nil {
+		warnAnalyzeMD(c, md, d, filepath.Join(dir, report.FileAnalyzeData))
+	}
 	return nil
+}
+
+// warnAnalyzeMD tells on stderr when the packaged analyze.md fails the
+// check 'validate --analyze-md' makes: the report includes it as it is, but
+// its reader should not meet a number the data contradicts unawares.
+func warnAnalyzeMD(c *cobra.Command, md []byte, d *contract.AnalyzeData, dataPath string) {
+	ps := mdcheck.Check(md, d)
+	if len(ps) == 0 {
+		return
+	}
+	w := c.ErrOrStderr()
+	fmt.Fprintf(w, "warning: the packaged analyze.md has %d problem(s) against the data; fix them and package it again (check with: trtperf validate %s --analyze-md analyze.md):\n", len(ps), dataPath)
+	for i, p := range ps {
+		if i == 3 {
+			fmt.Fprintf(w, "  ... and %d more\n", len(ps)-3)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", p)
+	}
 }
 
 func printPackaged(c *cobra.Command, dir string, withMD bool) {

@@ -170,6 +170,16 @@ func TestPackageUpdatesAnalysisOfExistingReport(t *testing.T) {
 	if code != 0 {
 		t.Errorf("update via an equal copy: exit %d %s", code, e)
 	}
+	if !strings.Contains(e, "warning: the packaged analyze.md has 2 problem(s)") || !strings.Contains(e, "no ## Summary section") {
+		t.Errorf("a title-only analysis lacks both sections: %s", e)
+	}
+	// An analysis that fails the check is still packaged, with a warning
+	// naming its problems and how to check it.
+	os.WriteFile(md, []byte("## Summary\n`Conv_999` is slow.\n## Details\nx\n"), 0o644)
+	code, _, e = run(t, "package", "--analyze-data", f, "--report-dir", dir, "--analyze-md", md)
+	if code != 0 || !strings.Contains(e, "warning: the packaged analyze.md has 1 problem(s)") || !strings.Contains(e, "`Conv_999` is not a layer name") || !strings.Contains(e, "--analyze-md analyze.md") {
+		t.Errorf("failing analyze.md: exit %d, stderr %q", code, e)
+	}
 }
 
 func TestPackageErrors(t *testing.T) {

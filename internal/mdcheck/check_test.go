@@ -114,6 +114,8 @@ func TestCheck(t *testing.T) {
 		{"a precision's share is still checked", "## Summary\n`FP32` layers take 5 %.\n## Details\ny\n", []string{"5 % after `FP32` matches none"}},
 		{"backend references are not layer names", "## Summary\n`compare runs/a.json#int8-qat runs/b.json#int8-qat-residual` and `runs/a.json#int8-qat`\n## Details\ny\n", nil},
 		{"an unknown backend reference is still checked", "## Summary\n`runs/a.json#nope` x\n## Details\ny\n", []string{"`runs/a.json#nope` is not a layer name"}},
+		{"a name after its number", "## Summary\n`reformat_overhead` is the finding, with 17.7% of the time in `FP32` and 0.279 ms in `Reformat`.\n## Details\ny\n", nil},
+		{"a wrong number before a name is still wrong", "## Summary\n`reformat_overhead` is the finding, with 19.7% of the time in `FP32`.\n## Details\ny\n", []string{"19.7% after `reformat_overhead`"}},
 		{"a layer's cost per inference is not a total", "## Summary\nThe input reformat takes 0.081 ms per inference.\n## Details\ny\n", nil},
 		{"an engine's time per inference is a total", "## Summary\nThe engine takes 0.5 ms per inference.\n## Details\ny\n", []string{"0.5 ms is quoted as a total"}},
 		{"a sentence ends after emphasis", "## Summary\n**`MaxPool_12` is slow.** The reformats cost 30%.\n## Details\ny\n", nil},

@@ -46,7 +46,7 @@ func checkNumbers(l *line, x *index) []Problem {
 			totals := x.allTotals()
 			switch {
 			case len(bound) > 0:
-				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) {
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) || q.matchesFact(x.namedAfter(l, s, q)) {
 					continue
 				}
 				near := cands
@@ -73,6 +73,26 @@ func checkNumbers(l *line, x *index) []Problem {
 var labelAdjacentRE = regexp.MustCompile(`(?i)^[\s:=,(\[~≈–—-]*((takes|took|is|was|runs in|runs at|at|measures|measured|needs|averages|of)\s+)?(about|around|approximately|~|≈)?\s*$`)
 
 func labelAdjacent(gap string) bool { return labelAdjacentRE.MatchString(gap) }
+
+// namedAfterRE is the text between a number and the name it is about when
+// the name follows: "100% of the time in `FP32`", "0.279 ms in `Reformat`".
+var namedAfterRE = regexp.MustCompile(`(?i)^\s*(of\s+(the\s+)?(time|layer\s+sum|profile|total|engine|inference)\s*)?(is\s+|are\s+|goes\s+|go\s+)?(spent\s+)?(in|on|by|for|to|at)\s+(the\s+|its\s+|their\s+)?$`)
+
+// namedAfter returns the values of the item named right after q in its
+// sentence ("100% of the time in `FP32`"): a second reading of a number
+// that matches none of the names before it. It never makes a number fail.
+func (x *index) namedAfter(l *line, s sentence, q quote) []fact {
+	for _, sp := range s.spans {
+		if sp.start < q.end {
+			continue
+		}
+		if v := x.items[sp.text]; v != nil && namedAfterRE.MatchString(l.text[q.end:sp.start]) {
+			return v.of(q.unit)
+		}
+		return nil
+	}
+	return nil
+}
 
 // thresholdRE ends the text before a number that is a cut-off, not a
 // measured value: "below 5 %", "under 1%", "> 3 %", "at least 0.1 ms".
