@@ -39,13 +39,14 @@ func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) 
 	for i := range d.Results {
 		siblings[i] = &d.Results[i]
 	}
-	findings.EvaluateSiblings(siblings)
 	d.Validation = rollUp(d.Results, scope)
+	// The comparison reads records only; the sibling findings quote it.
 	cmp, err := compare.Section(d, opt.Baseline)
 	if err != nil {
 		return nil, fmt.Errorf("comparison: %w", err)
 	}
 	d.Comparison = cmp
+	findings.EvaluateSiblings(siblings, cmp)
 	return d, nil
 }
 

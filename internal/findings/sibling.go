@@ -3,6 +3,7 @@ package findings
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -22,7 +23,7 @@ type sibling struct {
 // the difference no other finding explains becomes a sibling_delta finding.
 // Backends must already have been evaluated (Evaluate); it re-ranks their
 // findings and re-sums their diagnosis.
-func EvaluateSiblings(bs []*contract.Backend) {
+func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison) {
 	for _, b := range bs {
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue
@@ -31,7 +32,7 @@ func EvaluateSiblings(bs []*contract.Backend) {
 		if !ok {
 			continue
 		}
-		applySibling(b, s)
+		applySibling(b, s, pairOf(cmp, s.b.Label, b.Label))
 		rank(b.Issues)
 		resum(b)
 	}
@@ -127,7 +128,21 @@ func half(b *contract.Backend) bool {
 	return best == "FP16" || best == "BF16"
 }
 
-func applySibling(b *contract.Backend, s sibling) {
+// pairOf is the comparison pair of b against baseline a, nil when the
+// folder's comparison has none.
+func pairOf(cmp *contract.Comparison, a, b string) *contract.ComparisonPair {
+	if cmp == nil {
+		return nil
+	}
+	for i := range cmp.Pairs {
+		if p := &cmp.Pairs[i]; p.A == a && p.B == b {
+			return p
+		}
+	}
+	return nil
+}
+
+func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair) {
 	d := b.Diagnosis
 	gain := (s.mine - s.their) / s.mine
 	delta := gain * d.ReferenceMs
@@ -174,6 +189,12 @@ func applySibling(b *contract.Backend, s sibling) {
 		Layers:      []int{},
 		Action:      fmt.Sprintf("Build this model the way %q was built (see the differences above), or use that build.", s.b.Label),
 		NextCheck:   fmt.Sprintf("Run trtperf compare on the two backends (this one and %s) to see which layers make the difference.", s.b.Label),
+	}
+	if pair != nil && len(pair.Reasons) > 0 {
+		// The aligned comparison names where the difference is; the other
+		// findings price some of it, this finding the rest.
+		rs := pair.Reasons[:min(3, len(pair.Reasons))]
+		f.Evidence = append(f.Evidence, fmt.Sprintf("Where the difference is (aligned layers, %s): %s.", strings.ReplaceAll(pair.Measure, "_", " "), strings.Join(rs, "; ")))
 	}
 	f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(rest*0.8, 6), round(rest, 6), round(rest, 6)
 	reshare(&f, d.ReferenceMs)

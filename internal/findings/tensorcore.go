@@ -178,12 +178,54 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 	f.Evidence = append(f.Evidence,
 		fmt.Sprintf("This engine computes in FP32 (%s): its convolutions/GEMMs cannot use FP16/INT8 tensor cores.", c.targetEvidence()),
 		fmt.Sprintf("Convolution/GEMM: %.2f%% of the profile on CUDA cores, %.2f%% on TF32 tensor cores; other compute %.2f%%.", c.pct(m), c.pct(t), c.pct(o)))
-	f.Action = "Build with reduced precision: --fp16 (or --best), keeping accuracy-critical layers in FP32 only if validation requires it."
+	if t == 0 && m > 0 && c.ampereOrNewer(mm) {
+		f.Evidence = append(f.Evidence, "No convolution/GEMM uses TF32 tensor cores, although this GPU has them and TensorRT allows TF32 by default: the build may have disabled TF32 (--noTF32), or TF32 kernels lost the timing. TF32 is the fallback lever only if accuracy rules out FP16.")
+	}
+	// Not --best: it enables INT8 too, which without calibration data or
+	// Q/DQ nodes quantizes with placeholder scales.
+	f.Action = "Build with reduced precision: --fp16, keeping accuracy-critical layers in FP32 only if validation requires it."
 	if c.stronglyTyped() {
 		f.Action = "Export the model with FP16 (or BF16) weights and activations: this TensorRT builds strongly typed networks, so the precision comes from the model."
 		f.NextCheck = "Re-export the model in FP16 (e.g. model.half() before ONNX export, or onnxconverter-common float16), rebuild and compare latency and accuracy."
 	}
 	return f
+}
+
+// ampereOrNewer: the device is known to have TF32 tensor cores (compute
+// capability 8.0 or newer), from the device facts or from an sm80+ tactic
+// name among recs.
+func (c *ctx) ampereOrNewer(recs []*contract.Record) bool {
+	if d := c.b.Device; d != nil && d.ComputeCapability != nil {
+		var major int
+		if _, err := fmt.Sscanf(*d.ComputeCapability, "%d", &major); err == nil {
+			return major >= 8
+		}
+	}
+	for _, r := range recs {
+		if smVersion(r.Tactic) >= 80 {
+			return true
+		}
+	}
+	return false
+}
+
+// smVersion is the number after a tactic name's "sm" prefix ("sm86_xmma_…"
+// → 86), 0 when there is none.
+func smVersion(tactic string) int {
+	if len(tactic) < 4 || !strings.HasPrefix(strings.ToLower(tactic), "sm") {
+		return 0
+	}
+	n := 0
+	for _, ch := range tactic[2:] {
+		if ch < '0' || ch > '9' {
+			break
+		}
+		n = n*10 + int(ch-'0')
+		if n > 1000 {
+			return 0
+		}
+	}
+	return n
 }
 
 // containsFold reports whether strings.ToLower(s) contains the lower-case
