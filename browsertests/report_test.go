@@ -375,7 +375,7 @@ func TestLargeEngineGroups(t *testing.T) {
 	const n = 5000
 	d := reporttest.Synthetic(reporttest.Options{Layers: n})
 	dir := publish(t, d, nil)
-	p := newPage(t, 60*time.Second)
+	p := newPage(t, 120*time.Second)
 	p.open(t, fileURL(dir))
 	before := eval[int](t, p, `window.__trtperf.graphNodes()`)
 	if before >= n || before < 2 {
@@ -398,6 +398,7 @@ func TestLargeEngineGroups(t *testing.T) {
 	// Now the layer itself is a node: clicking it selects exactly it.
 	checkGraphClick(t, p, d, layer)
 	p.screenshot(t, "synthetic-5000-expanded")
+	checkOpenFromOutside(t, p, n*4/5/groupSize*groupSize, groupSize)
 	noJSErrors(t, p)
 }
 
@@ -418,4 +419,62 @@ func TestAllFailedReport(t *testing.T) {
 		t.Errorf("header status %q", got)
 	}
 	noJSErrors(t, p)
+}
+
+// checkOpenFromOutside: a layer inside a collapsed group, chosen from the
+// table (a row click) or from the side panel (a producer in the layer's
+// details), opens its group in the graph and is centred there. layer must
+// be the first of its group, so its producer is in the group before.
+func checkOpenFromOutside(t *testing.T, p *page, layer, groupSize int) {
+	t.Helper()
+	if st := stateOf(t, p, layer); st.Group == "" {
+		t.Fatalf("layer %d is not inside a collapsed group to begin with", layer)
+	}
+	nodes := eval[int](t, p, `window.__trtperf.graphNodes()`)
+	p.click(t, "#view-tab-table")
+	p.setValue(t, "#filter-name", "", "input")
+	// Scroll the row into the middle of the table, then click it where it is.
+	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`new Promise((resolve) => {
+		const body = document.getElementById("table-body");
+		body.scrollIntoView({block: "center", behavior: "instant"});
+		body.scrollTop = window.__trtperf.rows().indexOf(%d) * 26 - body.clientHeight / 2;
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const r = body.querySelector('.trow[data-layer="%d"]:not([hidden])');
+			if (!r) return resolve({x: -1, y: -1});
+			const b = r.getBoundingClientRect();
+			resolve({x: b.left + 30, y: b.top + b.height / 2});
+		}));
+	})`, layer, layer), chromedp.EvalAwaitPromise)
+	if pos.X < 0 {
+		t.Fatalf("no table row shows layer %d", layer)
+	}
+	p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
+	if st := stateOf(t, p, layer); st.Group != "" || !st.Selected {
+		t.Errorf("table row click on layer %d (in a collapsed group): graph shows %+v, want the group opened and the layer selected", layer, st)
+	}
+	if got := eval[int](t, p, `window.__trtperf.graphNodes()`); got != nodes-1+groupSize {
+		t.Errorf("after opening one group from the table: %d nodes, want %d", got, nodes-1+groupSize)
+	}
+	p.click(t, "#view-tab-graph")
+	if !eval[bool](t, p, fmt.Sprintf(`window.__trtperf.inView(%d)`, layer)) {
+		t.Errorf("layer %d chosen in the table is not in the graph's view", layer)
+	}
+	// The side panel: the layer's producer (last layer of the group
+	// before, still collapsed) opens from the details' producer list.
+	p.do(t, chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`#details[data-loaded="%d"]`, layer))))
+	prod := eval[int](t, p, `(() => { const h = Array.from(document.querySelectorAll("#details h4")).find((e) => e.textContent.startsWith("Producers"));
+		const b = h && h.nextElementSibling.querySelector("button"); if (!b) return -1; b.id = "first-producer"; return window.__trtperf.layerByName(b.title); })()`)
+	if prod < 0 {
+		t.Fatalf("the details of layer %d list no producer", layer)
+	}
+	if st := stateOf(t, p, prod); st.Group == "" {
+		t.Fatalf("producer %d of layer %d is not in a collapsed group; the check needs one", prod, layer)
+	}
+	p.click(t, "#first-producer")
+	if st := stateOf(t, p, prod); st.Group != "" || !st.Selected {
+		t.Errorf("side-panel click on producer %d (in a collapsed group): graph shows %+v, want the group opened and the layer selected", prod, st)
+	}
+	if !eval[bool](t, p, fmt.Sprintf(`window.__trtperf.inView(%d)`, prod)) {
+		t.Errorf("producer %d chosen in the side panel is not centred in the graph", prod)
+	}
 }

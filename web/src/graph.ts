@@ -150,9 +150,13 @@ export class GraphView {
     this.bind(wrap);
   }
 
-  /** Selects a layer's node and brings it into view. */
-  select(layer: number): void {
+  /** Selects a layer's node and brings it into view. With open (a layer
+   *  chosen outside the graph: table, details, charts, search), a collapsed
+   *  group holding it is expanded so the layer itself is centred; graph
+   *  navigation (arrow keys onto a group) keeps groups as they are. */
+  select(layer: number, open = true): void {
     this.selected = layer;
+    if (open) this.reveal(layer);
     this.centreOn(layer);
     this.updateMarks();
     if (layer >= 0 && layer < this.m.n) this.alt.textContent = "Selected: " + this.describe(this.lay.nodeOf[layer]).join("; ");
@@ -310,6 +314,15 @@ export class GraphView {
     this.updateMarks();
   }
 
+  /** Expands the collapsed group holding layer, if any. */
+  private reveal(layer: number): void {
+    if (!this.grouping || !this.expanded || layer < 0 || layer >= this.m.n) return;
+    const g = this.grouping.of[layer];
+    if (g < 0 || this.expanded[g]) return;
+    this.expanded[g] = 1;
+    this.relayout();
+  }
+
   private expand(group: number, layer: number): void {
     if (!this.expanded) return;
     this.expanded[group] = 1;
@@ -321,6 +334,12 @@ export class GraphView {
   /** Called when the graph's view is shown: fits it once it has a size. */
   shown(): void {
     if (!this.fitted) this.fit(false);
+    // A layer selected while the graph was hidden is centred now that the
+    // canvas has a size.
+    if (this.selected >= 0) {
+      this.resize();
+      if (!this.inView(this.selected)) this.centreOn(this.selected);
+    }
     this.draw();
   }
 
@@ -362,8 +381,9 @@ export class GraphView {
     }
     this.searchAt = (this.searchAt + 1) % this.searchHits.length;
     const layer = this.searchHits[this.searchAt];
-    this.info.textContent = `match ${this.searchAt + 1} of ${this.searchHits.length}`;
+    this.reveal(layer);
     this.onSelect(layer);
+    this.info.textContent = `match ${this.searchAt + 1} of ${this.searchHits.length}`;
   }
 
   private resize(): void {

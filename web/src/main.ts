@@ -59,14 +59,17 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   const timed = isTimed(b);
   // Selecting works once the columns are in; before that it is queued.
   let pending = -1;
-  const select = (layer: number) => {
+  // open: expand a collapsed graph group holding the layer (false when the
+  // graph itself selected it, or for a finding's first layer, whose groups
+  // stay collapsed and marked).
+  const select = (layer: number, open = true) => {
     if (!live()) return;
     if (!current!.m) {
       pending = layer;
       return;
     }
     current!.table?.select(layer);
-    current!.graph?.select(layer);
+    current!.graph?.select(layer, open);
     showDetails(details, current!.m, layer, select);
   };
   const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a bar, a graph node or a table row to see the layer's tensors, formats, tactic, metadata and parameters." }));
@@ -83,7 +86,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     const set = new Set(f.layers || []);
     current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
     current?.graph?.setHighlight(set);
-    if (f.layers && f.layers.length) select(f.layers[0]);
+    if (f.layers && f.layers.length) select(f.layers[0], false);
     document.getElementById("explorer")?.scrollIntoView();
   };
   const how = latencyPanel(b, view, timed);
@@ -123,7 +126,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       const table = new LayerTable(m);
       table.onSelect = select;
       const graph = new GraphView(m);
-      graph.onSelect = select;
+      graph.onSelect = (l) => select(l, false);
       current!.m = m;
       current!.table = table;
       current!.graph = graph;
@@ -190,6 +193,7 @@ function main(): void {
     edgeReport: () => current?.graph?.edgeReport(),
     textColours: () => current?.graph?.textColours() || [],
     rows: () => Array.from(current?.table?.visibleRows() || []),
+    layerByName: (name: string) => (current?.m ? current.m.names.indexOf(name) : -1),
   };
 }
 
