@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -11,12 +12,13 @@ import (
 
 // A details script is
 //
-//	window.__trtperfDetails(b, c, {"layers":[...],"records":[...]});
+//	window.__trtperfDetails(b, c, PACKED);
 //
-// with DetailChunk layers and, for each, its profile record or null. The
-// layer and record objects are the bytes analyze-data.json already holds
-// (located by a contract.Index), made script-safe; encoding 10^5 layers a
-// second time would cost as much as writing analyze-data.json.
+// where PACKED (see writePacked) is {"layers":[...],"records":[...]} with
+// DetailChunk layers and, for each, its profile record or null. The layer
+// and record objects are the bytes analyze-data.json already holds
+// (located by a contract.Index); encoding 10^5 layers a second time would
+// cost as much as writing analyze-data.json.
 
 // checkIndex makes sure idx fits d and encoded, so that a wrong index fails
 // the build instead of writing garbled details.
@@ -59,50 +61,41 @@ func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *cont
 		file := filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c))
 		jobs = append(jobs, func() error {
 			return writeScriptFunc(file, func(w *bufio.Writer) error {
-				if _, err := fmt.Fprintf(w, "window.__trtperfDetails(%d, %d, {\"layers\":[", bi, c); err != nil {
+				if _, err := fmt.Fprintf(w, "window.__trtperfDetails(%d, %d, ", bi, c); err != nil {
 					return err
 				}
-				for i := start; i < end; i++ {
-					if i > start {
-						w.WriteByte(',')
-					}
-					if err := writeEscapedJSON(w, encoded[x.Layers[i].Start:x.Layers[i].End]); err != nil {
-						return err
-					}
-				}
-				w.WriteString(`],"records":[`)
-				for i := start; i < end; i++ {
-					if i > start {
-						w.WriteByte(',')
-					}
-					if r := rec[i]; r >= 0 {
-						if err := writeEscapedJSON(w, encoded[x.Records[r].Start:x.Records[r].End]); err != nil {
-							return err
+				// z keeps its first write error and returns it at the end.
+				err := writePacked(w, func(z io.Writer) error {
+					io.WriteString(z, `{"layers":[`)
+					for i := start; i < end; i++ {
+						if i > start {
+							io.WriteString(z, ",")
 						}
-					} else {
-						w.WriteString("null")
+						z.Write(encoded[x.Layers[i].Start:x.Layers[i].End])
 					}
+					io.WriteString(z, `],"records":[`)
+					for i := start; i < end; i++ {
+						if i > start {
+							io.WriteString(z, ",")
+						}
+						if r := rec[i]; r >= 0 {
+							z.Write(encoded[x.Records[r].Start:x.Records[r].End])
+						} else {
+							io.WriteString(z, "null")
+						}
+					}
+					_, err := io.WriteString(z, "]}")
+					return err
+				})
+				if err != nil {
+					return err
 				}
-				_, err := w.WriteString("]});\n")
+				_, err = w.WriteString(");\n")
 				return err
 			})
 		})
 	}
 	return jobs
-}
-
-// writeScript writes prefix + script-safe JSON + suffix to file.
-func writeScript(file, prefix string, json []byte, suffix string) error {
-	return writeScriptFunc(file, func(w *bufio.Writer) error {
-		if _, err := w.WriteString(prefix); err != nil {
-			return err
-		}
-		if err := writeEscapedJSON(w, json); err != nil {
-			return err
-		}
-		_, err := w.WriteString(suffix)
-		return err
-	})
 }
 
 // writeScriptFunc creates file (which must not exist) and lets write fill

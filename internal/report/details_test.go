@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,11 +36,36 @@ func scriptValue(t *testing.T, file, prefix, suffix string) any {
 	if strings.ContainsAny(body, "<>&\u2028\u2029") {
 		t.Fatalf("%s: unescaped character in the script", file)
 	}
+	if strings.HasPrefix(body, `"`) {
+		body = string(unpack(t, file, body))
+	}
 	var v any
 	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
 	return v
+}
+
+// unpack reads a packed string literal (see writePacked): quotes around
+// standard base64 of a gzip stream.
+func unpack(t *testing.T, file, lit string) []byte {
+	t.Helper()
+	if len(lit) < 2 || lit[len(lit)-1] != '"' || strings.Trim(lit[1:len(lit)-1], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != "" {
+		t.Fatalf("%s: the packed value is not a base64 string literal", file)
+	}
+	gz, err := base64.StdEncoding.DecodeString(lit[1 : len(lit)-1])
+	if err != nil {
+		t.Fatalf("%s: base64: %v", file, err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatalf("%s: gzip: %v", file, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: gzip: %v", file, err)
+	}
+	return raw
 }
 
 // generic is v as encoding/json sees it, for comparing values, not bytes.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,7 @@ import (
 //	details/<b>-<c>.js  full layer and record objects, DetailChunk layers a
 //	                    file, loaded when a layer is opened
 //
+// The last three hold their JSON packed (gzip, base64; see writePacked).
 // analyze-data.json beside them is the complete contract.
 
 // DetailChunk is how many layers one details file holds.
@@ -233,7 +235,7 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 			if err != nil {
 				return fmt.Errorf("encode layer columns of %s: %w", b.Label, err)
 			}
-			return writeScript(filepath.Join(dir, name), fmt.Sprintf("window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi), raw, ";\n")
+			return writePackedScript(filepath.Join(dir, name), fmt.Sprintf("window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi), raw, ";\n")
 		}, func() error {
 			return writeSources(filepath.Join(dir, sources), bi, b.Layers)
 		})
@@ -261,38 +263,44 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 }
 
 // writeSources writes each layer's Metadata and Origin, as one string, as
-// a script-safe JSON array of strings.
+// a packed JSON array of strings.
 func writeSources(file string, bi int, layers []contract.Layer) error {
 	return writeScriptFunc(file, func(w *bufio.Writer) error {
-		if _, err := fmt.Fprintf(w, "window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = [", bi); err != nil {
+		if _, err := fmt.Fprintf(w, "window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = ", bi); err != nil {
 			return err
 		}
-		buf := make([]byte, 0, 64<<10)
-		for i := range layers {
-			l := &layers[i]
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = contract.AppendString(buf, l.Metadata)
-			if l.Origin != "" {
-				// "Metadata" + " " + "Origin" as one string: JSON escapes
-				// characters one by one, so the two encodings join.
-				buf[len(buf)-1] = ' '
-				mark := len(buf)
-				buf = contract.AppendString(buf, l.Origin)
-				buf = append(buf[:mark], buf[mark+1:]...) // Origin's opening quote
-			}
-			if len(buf) >= 60<<10 {
-				if err := writeEscapedJSON(w, buf); err != nil {
-					return err
+		err := writePacked(w, func(z io.Writer) error {
+			buf := make([]byte, 0, 64<<10)
+			buf = append(buf, '[')
+			for i := range layers {
+				l := &layers[i]
+				if i > 0 {
+					buf = append(buf, ',')
 				}
-				buf = buf[:0]
+				buf = contract.AppendString(buf, l.Metadata)
+				if l.Origin != "" {
+					// "Metadata" + " " + "Origin" as one string: JSON escapes
+					// characters one by one, so the two encodings join.
+					buf[len(buf)-1] = ' '
+					mark := len(buf)
+					buf = contract.AppendString(buf, l.Origin)
+					buf = append(buf[:mark], buf[mark+1:]...) // Origin's opening quote
+				}
+				if len(buf) >= 60<<10 {
+					if _, err := z.Write(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
 			}
-		}
-		if err := writeEscapedJSON(w, buf); err != nil {
+			buf = append(buf, ']')
+			_, err := z.Write(buf)
+			return err
+		})
+		if err != nil {
 			return err
 		}
-		_, err := w.WriteString("];\n")
+		_, err = w.WriteString(";\n")
 		return err
 	})
 }

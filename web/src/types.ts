@@ -81,9 +81,12 @@ declare global {
     TRTPERF_DATA?: AnalyzeData;
     TRTPERF_ANALYSIS?: Analysis;
     TRTPERF_VIEW?: BackendView[];
-    TRTPERF_COLUMNS?: Record<number, Columns>;
-    TRTPERF_SOURCES?: Record<number, string[]>;
-    __trtperfDetails?: (bi: number, c: number, data: DetailChunk) => void;
+    /** packed (see loader.ts unpack): Columns */
+    TRTPERF_COLUMNS?: Record<number, string>;
+    /** packed: string[] */
+    TRTPERF_SOURCES?: Record<number, string>;
+    /** packed: DetailChunk */
+    __trtperfDetails?: (bi: number, c: number, data: string) => void;
     __trtperfFirstRender?: number;
     __trtperfReady?: number;
     __trtperf?: unknown;
