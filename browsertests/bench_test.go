@@ -2,6 +2,8 @@ package browsertests
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +21,8 @@ import (
 //	redraw-ms        one graph redraw while zooming (interactivity)
 //	filter-ms        one table filter over all layers
 //	scroll-ms        jump to the middle of the table and render the rows
-//	expand-ms        expand one collapsed group and lay the graph out again
+//	locate-ms        expand one collapsed group and lay the graph out again
+//	folder/json      size of the report folder ÷ analyze-data.json (≤ 1.3)
 //
 // Run: go test ./browsertests -run '^$' -bench Report100k -benchtime 3x
 func BenchmarkReport100k(b *testing.B) {
@@ -32,6 +35,14 @@ func BenchmarkReport100k(b *testing.B) {
 		b.Fatalf("trtperf gen: exit %d: %s", code, errb.String())
 	}
 	dir := packageCLI(b, dumps, "--output-parent", b.TempDir(), "--timestamp", "20240101_000000")
+	// Size (issue 12): the folder holds one packed copy of the layers
+	// beside analyze-data.json and must stay within 1.3× of it.
+	folder, data := dirSize(b, dir), fileSize(b, filepath.Join(dir, "analyze-data.json"))
+	b.ReportMetric(float64(folder)/float64(data), "folder/json")
+	b.ReportMetric(float64(folder)/1e6, "folder-MB")
+	if float64(folder) > 1.3*float64(data) {
+		b.Errorf("the 100k-layer report folder is %d bytes, %.2f× analyze-data.json (%d); the target is at most 1.3×", folder, float64(folder)/float64(data), data)
+	}
 	url := fileURL(dir)
 	p := newPage(b, 10*time.Minute)
 	var first, ready, redraw, filter, scroll, expand float64
@@ -75,6 +86,35 @@ func BenchmarkReport100k(b *testing.B) {
 	p.do(b, js(`window.__trtperf.select(50000)`), chromedp.WaitReady(chromedp.CSS(`#details[data-loaded="50000"]`)))
 	b.Logf("report: %s; screenshot: %s", filepath.Base(dir), p.screenshot(b, "llm-100k"))
 	noJSErrorsTB(b, p)
+}
+
+func fileSize(tb testing.TB, file string) int64 {
+	tb.Helper()
+	st, err := os.Stat(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.Size()
+}
+
+// dirSize is the total size of the regular files under dir.
+func dirSize(tb testing.TB, dir string) int64 {
+	tb.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		info, err := e.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
 }
 
 func noJSErrorsTB(tb testing.TB, p *page) {

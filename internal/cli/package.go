@@ -133,7 +133,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	if !f.fullPaths {
 		report.ShareablePaths(d)
 	}
-	encoded, idx, err := encodeIndexed(d)
+	encoded, idx, err := encodeIndexed(d, encodedSizeHint(sc))
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
 	}
@@ -142,28 +142,64 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 }
 
 // encodeIndexed encodes d in memory with the index of its layers and
-// records, which the report reuses for its detail files.
-func encodeIndexed(d *contract.AnalyzeData) ([]byte, *contract.Index, error) {
-	var w blockWriter
-	idx, err := contract.EncodeIndexed(&w, d)
+// records, which the report reuses for its detail files. hint is the
+// expected size of the encoding (0 when unknown): see blockWriter.
+func encodeIndexed(d *contract.AnalyzeData, hint int64) ([]byte, *contract.Index, error) {
+	w := newBlockWriter(hint)
+	idx, err := contract.EncodeIndexed(w, d)
 	if err != nil {
 		return nil, nil, err
 	}
 	return w.bytes(), idx, nil
 }
 
-// blockWriter collects written bytes in fixed-size blocks and joins them
-// once at the end: a bytes.Buffer grown to hundreds of MB copies and clears
-// its contents several times over on the way.
+// encodedSizeHint guesses how big the analysis of sc encodes: about the
+// size of its dumps (1.16× on LLM dumps), so half as much again plus 1 MiB
+// covers it. Reserving too much costs nothing resident (untouched pages);
+// too little costs one copy at the end.
+func encodedSizeHint(sc *discover.Scope) int64 {
+	var n int64
+	for _, b := range sc.Backends {
+		for _, p := range []string{b.LayerPath, b.ProfilePath} {
+			if st, err := os.Stat(p); p != "" && err == nil {
+				n += st.Size()
+			}
+		}
+	}
+	return n + n/2 + 1<<20
+}
+
+// blockWriter collects written bytes in one buffer reserved at the
+// expected size and, when that is exceeded, in fixed-size blocks after it,
+// joined once at the end: a bytes.Buffer grown to hundreds of MB copies and
+// clears its contents several times over on the way, and joining blocks
+// holds the output twice (the 200k-layer package peaked 270 MB higher).
 type blockWriter struct {
+	first  []byte // reserved buffer, filled first
 	blocks [][]byte
 	n      int
 }
 
 const blockSize = 4 << 20
 
+// maxHint bounds the reservation (a wrong hint must not ask for terabytes).
+const maxHint = 8 << 30
+
+func newBlockWriter(hint int64) *blockWriter {
+	w := &blockWriter{}
+	if hint > 0 {
+		w.first = make([]byte, 0, min(hint, maxHint))
+	}
+	return w
+}
+
 func (w *blockWriter) Write(p []byte) (int, error) {
 	n := len(p)
+	if len(w.blocks) == 0 {
+		k := copy(w.first[len(w.first):cap(w.first)], p)
+		w.first = w.first[:len(w.first)+k]
+		p = p[k:]
+	}
 	for len(p) > 0 {
 		if len(w.blocks) == 0 || len(w.blocks[len(w.blocks)-1]) == blockSize {
 			w.blocks = append(w.blocks, make([]byte, 0, blockSize))
@@ -178,16 +214,23 @@ func (w *blockWriter) Write(p []byte) (int, error) {
 }
 
 func (w *blockWriter) bytes() []byte {
+	if len(w.blocks) == 0 {
+		out := w.first
+		w.first = nil
+		return out
+	}
 	// Filling fresh memory is bound by page faults, so the blocks (all
 	// full but the last) are copied by one goroutine per core.
 	out := make([]byte, w.n)
+	base := copy(out, w.first)
+	w.first = nil
 	workers := max(1, runtime.GOMAXPROCS(0))
 	per := (len(w.blocks) + workers - 1) / workers
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(w.blocks); lo += per {
 		wg.Go(func() {
 			for i := lo; i < min(lo+per, len(w.blocks)); i++ {
-				copy(out[i*blockSize:], w.blocks[i])
+				copy(out[base+i*blockSize:], w.blocks[i])
 			}
 		})
 	}

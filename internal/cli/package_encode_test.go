@@ -7,15 +7,20 @@ import (
 )
 
 // TestBlockWriter writes pieces of every size class across block
-// boundaries and checks the joined bytes.
+// boundaries, with no, too small and big enough reservations, and checks
+// the joined bytes.
 func TestBlockWriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, total := range []int{0, 1, blockSize - 1, blockSize, 2*blockSize + 12345} {
+	for _, c := range []struct{ total, hint int }{
+		{0, 0}, {1, 0}, {blockSize - 1, 0}, {blockSize, 0}, {2*blockSize + 12345, 0},
+		{0, 10}, {1000, 1000}, {1000, 5000}, {2*blockSize + 12345, 3000}, {2*blockSize + 12345, blockSize + 1},
+	} {
+		total := c.total
 		want := make([]byte, total)
 		for i := range want {
 			want[i] = byte(rng.Uint32())
 		}
-		var w blockWriter
+		w := newBlockWriter(int64(c.hint))
 		for rest := want; len(rest) > 0; {
 			n := min(len(rest), []int{1, 7, 4096, blockSize + 3}[rng.IntN(4)])
 			if k, err := w.Write(rest[:n]); k != n || err != nil {
@@ -24,7 +29,7 @@ func TestBlockWriter(t *testing.T) {
 			rest = rest[n:]
 		}
 		if got := w.bytes(); !bytes.Equal(got, want) {
-			t.Errorf("total %d: joined bytes differ", total)
+			t.Errorf("total %d, hint %d: joined bytes differ", total, c.hint)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		if !f.fullPaths {
 			report.ShareablePaths(d)
 		}
-		encoded, idx, err := encodeIndexed(d)
+		encoded, idx, err := encodeIndexed(d, encodedSizeHint(sc))
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
 		}
