@@ -112,6 +112,10 @@ func evalOverview(c *ctx) []contract.OverviewItem {
 		slices.Sort(o.Layers)
 		o.Layers = slices.Compact(o.Layers)
 		o.Metrics = map[string]float64{"recoverable_ms": round(sum, 6), "share_pct": round(sum/max(c.ref, 1e-12)*100, 3), "item_count": float64(len(minor))}
+		for _, f := range minor { // each item's price, citable by id
+			o.Metrics[f.ID+"_ms"] = round(f.RecoverableMs, 6)
+			o.Metrics[f.ID+"_share_pct"] = round(f.RecoverableShare, 3)
+		}
 		out = append(out, o)
 	}
 	// Profiling overhead.
