@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/trtperf/trtperf/internal/contract"
+import (
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
 
 // perIteration is the series the report plots from --exportTimes records:
 // GPU compute time when every record has it, else latency. Runs longer
@@ -17,7 +21,9 @@ func perIteration(source string, latency, compute []float64) *contract.PerIterat
 	if n == 0 {
 		return nil
 	}
-	s := &contract.PerIteration{Of: of, Source: source, Iterations: n}
+	sorted := slices.Clone(v)
+	slices.Sort(sorted)
+	s := &contract.PerIteration{Of: of, Source: source, Iterations: n, MedianMs: quantile(sorted, 0.5), P99Ms: quantile(sorted, 0.99)}
 	if n <= contract.MaxPerIterationPoints {
 		s.Index = make([]int, n)
 		for i := range s.Index {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -52,6 +53,10 @@ func TestPerIteration(t *testing.T) {
 				if s.Ms[i] != src[x] {
 					t.Fatalf("point %d is %v, sample %d is %v", i, s.Ms[i], x, src[x])
 				}
+			}
+			sorted := slices.Sorted(slices.Values(src))
+			if s.MedianMs != sorted[(len(sorted)+1)/2-1] || s.P99Ms != sorted[int(math.Ceil(0.99*float64(len(sorted))))-1] {
+				t.Fatalf("median %v p99 %v of %d sorted samples", s.MedianMs, s.P99Ms, len(sorted))
 			}
 			if tc.downsampled {
 				if slices.Max(s.Ms) != slices.Max(src) || slices.Min(s.Ms) != slices.Min(src) {

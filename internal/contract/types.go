@@ -284,6 +284,10 @@ type PerIteration struct {
 	Of         string `json:"of"`         // gpu_compute (computeMs) or latency (latencyMs)
 	Source     string `json:"source"`     // base name of the --exportTimes file
 	Iterations int    `json:"iterations"` // inferences in the file
+	// MedianMs and P99Ms are of every inference in the file (nearest
+	// rank), whether or not the points are downsampled.
+	MedianMs float64 `json:"median_ms"`
+	P99Ms    float64 `json:"p99_ms"`
 	// Downsampled is true when the file holds more than
 	// MaxPerIterationPoints inferences: each bucket of consecutive
 	// iterations is then kept as its minimum and its maximum, in run order.

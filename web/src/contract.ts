@@ -358,6 +358,10 @@ export interface Measured {
     source: string;
     /** Inferences in the file. */
     iterations: number;
+    /** Median of every inference in the file (nearest rank), downsampled or not. */
+    median_ms: number;
+    /** 99th percentile of every inference in the file (nearest rank). */
+    p99_ms: number;
     /** True when the file holds more than 2,000 inferences: consecutive iterations are then bucketed and each bucket kept as its minimum and its maximum, in run order (at most 2,000 points). */
     downsampled: boolean;
     /** 0-based iteration of each point. */

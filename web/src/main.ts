@@ -6,6 +6,7 @@ import { GraphView } from "./graph";
 import { buildModel, distinct, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, validationPanel } from "./panels";
 import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
+import { latencyView } from "./run";
 import { arrowTabs, ViewTabs } from "./tabs";
 import { loadColumns } from "./loader";
 import { LayerTable } from "./table";
@@ -137,6 +138,13 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
         views.show("graph");
         select(l);
       }));
+      if (b.timing && b.timing.measured && b.timing.measured.per_iteration) {
+        let plot: HTMLElement | null = null;
+        const holder = h("div", { class: "latency-holder" });
+        views.add("latency", "Latency", holder, () => {
+          if (!plot) holder.appendChild(plot = latencyView(b));
+        });
+      }
       views.show("graph");
       if (pending >= 0) select(pending);
       requestAnimationFrame(markReady);

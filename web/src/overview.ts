@@ -3,6 +3,7 @@
 // top findings with the time they can recover) and where the time goes (a
 // Pareto chart of the slowest layers).
 import { h, svg, badge, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
+import { runCard } from "./run";
 import type { Backend, BackendView, DiagnosisRef, Finding, FindingPrice, TopLayer } from "./types";
 
 /** A finding with the price fields when the analysis has them. */
@@ -57,7 +58,7 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
   if (lat.measured && lat.layerSum !== null) {
     const ratio = lat.ms ? lat.layerSum / lat.ms : NaN;
     const sum = h("p", { id: "latency-sum" }, "Layer sum ", h("strong", { text: fmtMs(lat.layerSum) }),
-      isFinite(ratio) ? h("span", { class: "muted", text: ` (${ratio.toFixed(2)}× the measured latency: per-layer profiling adds overhead)` }) : null);
+      isFinite(ratio) ? h("span", { class: "muted", id: "profile-overhead", text: ` · profiling overhead ${ratio.toFixed(2)}× (the layer sum over the measured time)` }) : null);
     sum.dataset.value = String(lat.layerSum);
     sec.appendChild(sum);
   } else if (lat.layerSum !== null) {
@@ -66,14 +67,9 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
     sec.appendChild(sum);
   }
   const m = b.timing ? b.timing.measured : null;
+  const card = runCard(b);
+  if (card) sec.appendChild(card);
   if (m) {
-    const e2e = num(m.latency_ms && m.latency_ms.median);
-    const bits: string[] = [];
-    if (e2e !== null && e2e !== lat.ms) bits.push(`end-to-end latency ${fmtMs(e2e)} (median, with transfers and enqueue)`);
-    if (m.throughput_qps) bits.push(`${m.throughput_qps.toFixed(0)} inferences/s`);
-    if (m.cuda_graph) bits.push("CUDA graph");
-    if (b.device && b.device.name) bits.push(b.device.name);
-    if (bits.length) sec.appendChild(h("p", { class: "muted", id: "latency-more", text: bits.join(" · ") }));
     if (m.few_samples || (m.cv !== null && m.cv > 0.05)) {
       sec.appendChild(h("p", { class: "noise", id: "measured-noise", attrs: { role: "note" },
         text: `The measurement is noisy: ${m.samples !== null ? fmtInt(m.samples) + " samples" : "few samples"}${m.cv !== null ? `, coefficient of variation ${(100 * m.cv).toFixed(1)}%` : ""}. Run trtexec longer (--duration=10) on an idle GPU.` }));

@@ -1,0 +1,152 @@
+package browsertests
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+)
+
+// box is an element's rectangle in CSS pixels, relative to the viewport.
+type box struct {
+	Found                    bool
+	Left, Top, Width, Height float64
+	VW, VH                   float64
+}
+
+// visible scrolls sel into view (unless noScroll) and returns its box.
+func (p *page) box(tb testing.TB, sel string, scroll bool) box {
+	tb.Helper()
+	return eval[box](tb, p, fmt.Sprintf(`new Promise((resolve) => {
+		const el = document.querySelector(%q);
+		if (!el) return resolve({found: false});
+		if (%v) el.scrollIntoView({block: "start", behavior: "instant"});
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const r = el.getBoundingClientRect();
+			resolve({found: true, left: r.left, top: r.top, width: r.width, height: r.height, vw: innerWidth, vh: innerHeight});
+		}));
+	})`, sel, scroll), chromedp.EvalAwaitPromise)
+}
+
+// checkVisible fails unless sel has a non-empty box whose top-left part
+// lies inside the viewport and that is no wider than the viewport.
+func (p *page) checkVisible(tb testing.TB, what, sel string, scroll bool) box {
+	tb.Helper()
+	b := p.box(tb, sel, scroll)
+	switch {
+	case !b.Found:
+		tb.Errorf("%s: nothing matches %s", what, sel)
+	case b.Width < 1 && b.Height < 1, b.Width*b.Height == 0 && !strings.Contains(sel, "line"):
+		tb.Errorf("%s: %s has an empty box %.0f×%.0f", what, sel, b.Width, b.Height)
+	case b.Left < -1 || b.Left+b.Width > b.VW+1 || b.Top < -1 || b.Top > b.VH-20:
+		tb.Errorf("%s: %s at (%.0f, %.0f) %.0f×%.0f is not inside the %.0f×%.0f viewport", what, sel, b.Left, b.Top, b.Width, b.Height, b.VW, b.VH)
+	}
+	return b
+}
+
+// shotHere saves what the window shows now (no scrolling) as a PNG under
+// $TRTPERF_ARTIFACTS (or a temp dir).
+func (p *page) shotHere(tb testing.TB, name string) {
+	tb.Helper()
+	dir := os.Getenv("TRTPERF_ARTIFACTS")
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	buf := run(tb, p, chromedp.CaptureScreenshot())
+	file := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(file, buf, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("screenshot: %s", file)
+}
+
+// textOf is the text of the first element matching sel, "" when none
+// does (p.text would wait for it).
+func (p *page) textOf(tb testing.TB, sel string) string {
+	tb.Helper()
+	return eval[string](tb, p, fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel))
+}
+
+// showView clicks a view tab and waits until its panel is shown.
+func (p *page) showView(tb testing.TB, id string) {
+	tb.Helper()
+	p.click(tb, "#view-tab-"+id)
+	p.do(tb, chromedp.WaitVisible(chromedp.CSS("#view-"+id)))
+}
+
+// TestCorpusRunViews: on the A100 ResNet18 case (device and build metadata,
+// --exportTimes files) the first screen shows the device / build /
+// measurement card and the Latency view plots every kept inference with
+// its median and p99, at 1280×800 and 1920×1080, light and dark, with no
+// console errors. Screenshots are saved as artifacts.
+func TestCorpusRunViews(t *testing.T) {
+	src := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-fp32-fp16")
+	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := passedBackend(t, d)
+	m := b.Timing.Measured
+	if b.Device == nil || m == nil || m.PerIteration == nil {
+		t.Fatalf("%s lost its device facts or per-iteration times: the test needs them", src)
+	}
+	p := newPage(t, 180*time.Second)
+	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}} {
+		for _, scheme := range []string{"light", "dark"} {
+			name := fmt.Sprintf("%dx%d-%s", vp.w, vp.h, scheme)
+			t.Run(name, func(t *testing.T) {
+				p.do(t, chromedp.EmulateViewport(vp.w, vp.h), colorScheme(scheme))
+				p.open(t, fileURL(dir))
+				p.checkVisible(t, "run card", "#run-card", false)
+				card := p.textOf(t, "#run-card")
+				for _, want := range []string{b.Device.Name, "compute capability " + *b.Device.ComputeCapability,
+					fmt.Sprintf("%.0f GB/s", *b.Device.MemoryBandwidthGBs), fmt.Sprintf("FP16 %.0f", *b.Device.PeakTFLOPS.FP16), "TFLOP/s dense", "CUDA graph", *b.Build.Precision} {
+					if !strings.Contains(card, want) {
+						t.Errorf("run card lacks %q: %q", want, card)
+					}
+				}
+				if got := p.textOf(t, "#profile-overhead"); !strings.Contains(got, fmt.Sprintf("%.2f×", *m.ProfileOverhead)) {
+					t.Errorf("profiling overhead %q, the analysis says %.3f", got, *m.ProfileOverhead)
+				}
+				p.checkVisible(t, "measured latency", "#latency-value", false)
+				p.checkVisible(t, "profiling overhead", "#profile-overhead", false)
+				if scheme == "light" {
+					p.viewportShot(t, "run-card-"+name)
+				}
+
+				p.showView(t, "latency")
+				p.checkVisible(t, "latency view", "#latency-plot", true)
+				p.checkVisible(t, "latency plot", "#latency-plot svg", false)
+				pts := eval[int](t, p, `document.querySelector("#latency-plot polyline.series").points.numberOfItems`)
+				if pts != len(m.PerIteration.Ms) {
+					t.Errorf("the plot draws %d points, the series has %d", pts, len(m.PerIteration.Ms))
+				}
+				for _, sel := range []string{"#latency-plot line.median", "#latency-plot line.p99"} {
+					p.checkVisible(t, "latency mark", sel, false)
+				}
+				note := p.textOf(t, "#latency-plot-note")
+				if !strings.Contains(note, m.PerIteration.Source) || !strings.Contains(note, "median") {
+					t.Errorf("plot note %q does not name its source and median", note)
+				}
+				labels := eval[string](t, p, `Array.from(document.querySelectorAll("#latency-plot .axis-title")).map((e) => e.textContent).join(" | ")`)
+				if !strings.Contains(labels, "GPU compute time (ms)") || !strings.Contains(labels, "inference") {
+					t.Errorf("axis titles %q", labels)
+				}
+				p.do(t, chromedp.MouseEvent(chromedp.MouseMoved, float64(vp.w)/3, 200))
+				p.shotHere(t, "latency-"+name)
+			})
+		}
+	}
+	noJSErrors(t, p)
+}
