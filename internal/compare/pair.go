@@ -136,6 +136,16 @@ func chooseMeasure(a, b Side, sumA, sumB float64) (measure, note string, aMs, bM
 	case gb > 0 || eb > 0:
 		note = fmt.Sprintf("only %s has measured latency, so both are compared on sums of profiled layer times (which include per-layer profiling overhead)", b.Name)
 	}
+	if ka, kb := a.Backend.ProfileKind, b.Backend.ProfileKind; ka != "" && kb != "" && ka != kb {
+		// Per-layer overhead depends on the profiler: the sums are not
+		// the same measure, whatever the verdict's noise band says.
+		cross := fmt.Sprintf("the two profiles come from different profilers (%s: %s, %s: %s), whose per-layer overhead differs; confirm the difference by timing both engines the same way (trtexec --loadEngine with --exportTimes)", a.Name, ka, b.Name, kb)
+		if note != "" {
+			note += "; " + cross
+		} else {
+			note = cross
+		}
+	}
 	return contract.MeasureLayerSum, note, sumA, sumB
 }
 
