@@ -226,6 +226,21 @@ func TestBackendNumbersByFieldName(t *testing.T) {
 	}
 }
 
+// The numbers a finding's evidence prints are the finding's: an analysis
+// may quote them; others still fail.
+func TestEvidenceNumbers(t *testing.T) {
+	d := fixture()
+	d.Results[0].Issues = []contract.Finding{{ID: "decomposed_norm", Share: 17.882, Evidence: []string{"Plugins 8.31%, Scale 3.72%, reformats/casts/reshapes 5.85%.", "27 plugin layers take 2.7350 ms (17.88% of the profile)."}}}
+	ok := "## Summary\n`decomposed_norm` owns the plugins (8.31%), the Scale layers (3.72%) and 2.735 ms.\n## Details\ny\n"
+	if ps := Check([]byte(ok), d); len(ps) != 0 {
+		t.Errorf("evidence numbers flagged: %v", ps)
+	}
+	bad := "## Summary\n`decomposed_norm` owns the plugins (9.31%).\n## Details\ny\n"
+	if ps := Check([]byte(bad), d); len(ps) != 1 || !strings.Contains(ps[0].String(), "closest: `decomposed_norm` (finding) evidence 8.31%") {
+		t.Errorf("an invented share passed or was explained wrongly: %v", ps)
+	}
+}
+
 func TestWalkReadsStatisticsUnderMsObjects(t *testing.T) {
 	x := newIndex(&contract.AnalyzeData{})
 	into := &values{}
@@ -242,12 +257,21 @@ func TestComparisonNumbers(t *testing.T) {
 	d := fixture()
 	d.Comparison = &contract.Comparison{Baseline: "int8-qat-residual", Pairs: []contract.ComparisonPair{{
 		A: "int8-qat-residual", B: "int8-qat", Measure: contract.MeasureGPUCompute, AMs: 0.5458, BMs: 0.8826, DeltaMs: 0.3368, DeltaPct: 61.7,
-		ByType: []contract.GroupDelta{{Name: "Reformat", AMs: 0.0862, BMs: 0.2243, DeltaMs: 0.1381}},
-		Rows:   []contract.AlignedRow{{AName: "QuantizeLinear_2", BName: "QuantizeLinear_2", AMs: 0.0711, BMs: 0.0495, DeltaMs: -0.0216}},
+		ByType:  []contract.GroupDelta{{Name: "Reformat", AMs: 0.0862, BMs: 0.2243, DeltaMs: 0.1381}},
+		Reasons: []string{"9 standalone Q/DQ layers run in int8-qat only, not in int8-qat-residual (+0.1377 ms)"},
+		Rows:    []contract.AlignedRow{{AName: "QuantizeLinear_2", BName: "QuantizeLinear_2", AMs: 0.0711, BMs: 0.0495, DeltaMs: -0.0216}},
 	}}}
 	ok := "## Summary\nMeasured, `int8-qat` takes 0.883 ms and `int8-qat-residual` 0.546 ms. `int8-qat` is 61.7% slower. `Reformat` accounts for 0.224 ms of it in `int8-qat`, and `QuantizeLinear_2` for 0.0495 ms (0.0216 ms less).\n## Details\ny\n"
 	if ps := Check([]byte(ok), d); len(ps) != 0 {
 		t.Errorf("comparison numbers flagged: %v", ps)
+	}
+	reason := "## Summary\nStandalone `Reformat` Q/DQ layers run in `int8-qat` only, not in `int8-qat-residual` (+0.1377 ms).\n## Details\ny\n"
+	if ps := Check([]byte(reason), d); len(ps) != 0 {
+		t.Errorf("a reason's number in a sentence naming both builds flagged: %v", ps)
+	}
+	oneBuild := "## Summary\nStandalone `Reformat` Q/DQ layers in `int8-qat` take 0.1377 ms.\n## Details\ny\n"
+	if ps := Check([]byte(oneBuild), d); len(ps) != 1 {
+		t.Errorf("a reason's number needs both builds named: %v", ps)
 	}
 	bad := "## Summary\n`Reformat` accounts for 0.31 ms in `int8-qat`.\n## Details\ny\n"
 	if ps := Check([]byte(bad), d); len(ps) != 1 {

@@ -69,6 +69,7 @@ func (v *values) of(u unit) []fact {
 // that exist (tensors, tactics), the backends' own numbers (timing,
 // diagnosis: every *_ms field), and the totals a "total" may quote.
 type index struct {
+	pairs  map[[2]string]*values // the numbers of a comparison's reasons, by its two labels
 	items  map[string]*values
 	labels map[string]*values  // backend label → its backend-level numbers
 	layers map[string]struct{} // layer and record names
@@ -100,6 +101,7 @@ type total struct {
 func newIndex(d *contract.AnalyzeData) *index {
 	x := &index{
 		items:  map[string]*values{},
+		pairs:  map[[2]string]*values{},
 		labels: map[string]*values{},
 		layers: map[string]struct{}{},
 		parts:  map[string]struct{}{},
@@ -171,6 +173,7 @@ func (x *index) addComparison(c *contract.Comparison) {
 	}
 	for _, p := range c.Pairs {
 		a, b := label(p.A), label(p.B)
+		x.addPairReasons(p)
 		a.ms = append(a.ms, x.fact(a, p.AMs, p.A, "comparison.a_ms", false))
 		b.ms = append(b.ms, x.fact(b, p.BMs, p.B, "comparison.b_ms", false), x.fact(b, math.Abs(p.DeltaMs), p.B, "comparison.delta_ms", false))
 		b.pcts = append(b.pcts, x.fact(b, math.Abs(p.DeltaPct), p.B, "comparison.delta_pct", false))
@@ -215,7 +218,7 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	slim.Roofline = nil
 	slim.Issues = make([]contract.Finding, len(b.Issues))
 	for i, f := range b.Issues {
-		f.Layers, f.Evidence = nil, nil
+		f.Layers = nil
 		slim.Issues[i] = f
 	}
 	raw, err := json.Marshal(&slim)
@@ -267,7 +270,13 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if k == "layers" || k == "evidence" {
+			if k == "layers" {
+				continue
+			}
+			if k == "evidence" {
+				if name != "" {
+					x.addEvidence(t[k], label, into)
+				}
 				continue
 			}
 			p := k
@@ -288,6 +297,74 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 			into.ms = append(into.ms, x.fact(into, t, label, path, false))
 		case key == "share" || key == "percentage" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
 			into.pcts = append(into.pcts, x.fact(into, t, label, path, false))
+		}
+	}
+}
+
+// addPairReasons reads the times and percentages written in a comparison
+// pair's reasons ("22 matched layers run FP16 in trtexec and FP32 in
+// onnx-trt (+0.7730 ms)"): a sentence that names both builds may quote them.
+func (x *index) addPairReasons(p contract.ComparisonPair) {
+	key := [2]string{p.A, p.B}
+	v := x.pairs[key]
+	if v == nil {
+		v = &values{name: p.A + " vs " + p.B}
+		x.pairs[key] = v
+	}
+	x.addEvidence(toAny(p.Reasons), p.B, v)
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// pairFacts returns the reason numbers of u of every compared pair whose
+// two labels the sentence names.
+func (x *index) pairFacts(s sentence, u unit) []fact {
+	if len(x.pairs) == 0 {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, sp := range s.spans {
+		if x.labels[sp.text] != nil {
+			named[sp.text] = true
+		}
+	}
+	var out []fact
+	for k, v := range x.pairs {
+		if named[k[0]] && named[k[1]] {
+			out = append(out, v.of(u)...)
+		}
+	}
+	return out
+}
+
+// maxEvidenceNumbers bounds the numbers read from one item's evidence.
+const maxEvidenceNumbers = 64
+
+// addEvidence reads the percentages and times written in an item's
+// evidence sentences ("Plugins 8.31%, Scale 3.72%"): the tool printed
+// them from the data, so an analysis may quote them for that item.
+func (x *index) addEvidence(n any, label string, into *values) {
+	list, _ := n.([]any)
+	added := 0
+	for _, e := range list {
+		s, _ := e.(string)
+		for _, q := range quotes(s, 0) {
+			if added == maxEvidenceNumbers {
+				return
+			}
+			added++
+			f := x.fact(into, q.value, label, "evidence", false)
+			if q.unit == unitPct {
+				into.pcts = append(into.pcts, f)
+			} else {
+				into.ms = append(into.ms, f)
+			}
 		}
 	}
 }

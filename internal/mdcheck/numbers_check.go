@@ -46,7 +46,7 @@ func checkNumbers(l *line, x *index) []Problem {
 			totals := x.allTotals()
 			switch {
 			case len(bound) > 0:
-				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) || q.matchesFact(x.namedAfter(l, s, q)) {
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) || q.matchesFact(x.namedAfter(l, s, q)) || q.matchesFact(x.pairFacts(s, q.unit)) {
 					continue
 				}
 				near := cands
