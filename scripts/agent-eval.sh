@@ -157,7 +157,11 @@ cmd_check() {
 	echo "== reports"
 	find "$work" -path '*/reports/*' -name index.html | sed 's/^/  /' | grep . || echo "  none"
 	echo "== code the agent wrote in $work (hand-written analysis)"
-	find "$work" -type f \( -name '*.py' -o -name '*.js' -o -name '*.ts' -o -name '*.go' -o -name '*.sh' -o -name '*.ipynb' -o -name '*.jq' \) | sed 's/^/  /' | grep . || echo "  none"
+	# A report folder (it holds the analysis trtperf packaged) ships its own
+	# JavaScript: that is the product's, not the agent's.
+	find "$work" -type d -exec test -f '{}/analyze-data.json' -a -f '{}/index.html' \; -prune -o \
+		-type f \( -name '*.py' -o -name '*.js' -o -name '*.ts' -o -name '*.go' -o -name '*.sh' -o -name '*.ipynb' -o -name '*.jq' \) -print |
+		sed 's/^/  /' | grep . || echo "  none"
 	return $status
 }
 
