@@ -37,7 +37,7 @@ func packageCLI(tb testing.TB, args ...string) string {
 // TestCorpusReport is acceptance 1 and 2: the ControlNet corpus case,
 // packaged by the command line, opened from file:// and over HTTP.
 func TestCorpusReport(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "controlnet-sd15-trt86-fp16")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "controlnet-sd15-trt86-fp16")
 	md := filepath.Join(t.TempDir(), "analyze.md")
 	os.WriteFile(md, []byte("# ControlNet on TRT 8.6\n\nSeven Myelin `ForeignNode` regions carry most of the time; "+
 		"the **PluginV2** layers are next.\n\n- Check the attention fusion.\n- Try FP8 for the GEMMs.\n"), 0o644)
@@ -75,7 +75,7 @@ func TestCorpusReport(t *testing.T) {
 // TestCorpusAllFailed: the DETR dump has names-only layer info, so its only
 // backend fails; the report is still published and says why.
 func TestCorpusAllFailed(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "detr-resnet50-int8-layer-names-only")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "detr-resnet50-int8-layer-names-only")
 	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	p := newPage(t, 60*time.Second)
 	p.open(t, fileURL(dir))
@@ -133,7 +133,7 @@ func (p *page) elementShot(tb testing.TB, sel, name string) {
 // chart (their tops are above the fold), with no console errors; the
 // screenshots are saved as artifacts.
 func TestCorpusFirstScreen(t *testing.T) {
-	root := corpustest.Dir(t)
+	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16"}
 	dirs := make([]string, len(cases))
 	for i, c := range cases {
@@ -173,7 +173,7 @@ type edgeReport struct {
 // nodes (checked on the edge geometry, not on pixels), and every reformat
 // and Q/DQ layer and every precision change is marked.
 func TestCorpusGraphMobileNetV2(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "trex-mobilenetv2-qat-titanrtx")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "trex-mobilenetv2-qat-titanrtx")
 	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
 	if err != nil {

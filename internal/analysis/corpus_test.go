@@ -16,7 +16,7 @@ import (
 // TestCorpusMatchesExpected is issue 2's first acceptance check: every real
 // dump in the shared corpus gives the outcome expected.json records.
 func TestCorpusMatchesExpected(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Parsing)
 	exp := corpustest.LoadExpected(t, dir)
 	cases := make([]string, 0, len(exp))
 	for c := range exp {

@@ -55,7 +55,7 @@ func TestEndToEnd(t *testing.T) {
 // The trtexec --exportTimes files beside the corpus dumps give the real
 // latency; the profiled sum of layer averages is larger (CUDA-event overhead).
 func TestCorpusEndToEnd(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Parsing)
 	sc, err := discover.Folder(filepath.Join(dir, "trex-resnet18-a100-fp32-fp16"))
 	if err != nil {
 		t.Fatal(err)

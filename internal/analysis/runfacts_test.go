@@ -45,7 +45,7 @@ func backendByLabel(t *testing.T, d *contract.AnalyzeData, label string) *contra
 // and the profiling overhead, each equal to a direct computation from the
 // files.
 func TestMeasuredFromTrexMetadata(t *testing.T) {
-	dir := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-fp32-fp16")
+	dir := filepath.Join(corpustest.Dir(t, corpustest.Companions), "trex-resnet18-a100-fp32-fp16")
 	d := analyzeFolder(t, dir)
 	for _, label := range []string{"fp16", "fp32"} {
 		t.Run(label, func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestMeasuredFromTrexMetadata(t *testing.T) {
 // TestMeasuredFromTrtexecLog reads the TensorRT 7 log of the Jetson case:
 // its first run's build facts reach the backend.
 func TestBuildFromTrtexecLog(t *testing.T) {
-	d := analyzeFolder(t, filepath.Join(corpustest.Dir(t), "jetson-trt7-googlenet-int8-batch-sweep-concat"))
+	d := analyzeFolder(t, filepath.Join(corpustest.Dir(t, corpustest.Companions), "jetson-trt7-googlenet-int8-batch-sweep-concat"))
 	b := d.Results[0]
 	if b.Build == nil || b.Build.Precision == nil || *b.Build.Precision != "FP32+INT8" || !slices.Contains(b.Build.PrecisionFlags, "--int8") {
 		t.Fatalf("build %+v", b.Build)
@@ -124,7 +124,7 @@ func readJSON(t *testing.T, path string, v any) {
 // malformed or truncated metadata file, log or times file is a warning and
 // the rest of the backend stands.
 func TestBrokenCompanionsNeverFail(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-fp32-fp16")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Companions), "trex-resnet18-a100-fp32-fp16")
 	for _, tc := range []struct {
 		name, file, content, code string
 	}{
@@ -177,7 +177,7 @@ func copyFile(t *testing.T, from, to string) {
 // of a corpus folder whose files are renamed to .log, .txt or no extension
 // gives the same analysis apart from paths and file names.
 func TestRenamedCopySameAnalysis(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.Discovery)
 	for _, name := range []string{"trex-resnet18-a100-fp32-fp16", "jetson-trt7-googlenet-int8-batch-sweep-concat", "fuzzy-resnet18-rtx3060-three-paths"} {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join(corpus, name)
@@ -250,7 +250,7 @@ func encodeNormalised(t *testing.T, d *contract.AnalyzeData, dir string, renamed
 // profile but no usable layer info gets profile_only timing, and its first
 // message is a rebuild hint its TensorRT release's trtexec can follow.
 func TestProfileOnly(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.Companions)
 	for _, tc := range []struct {
 		folder, label string
 		hint, notHint string // the first message holds hint and not notHint

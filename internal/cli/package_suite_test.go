@@ -18,7 +18,7 @@ import (
 // committed).
 func suiteParent(t *testing.T) string {
 	t.Helper()
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.Reports)
 	parent := filepath.Join(t.TempDir(), "sd-pipeline")
 	for comp, cs := range map[string]string{
 		"text_encoder": "trex-resnet18-a100-qat",
@@ -136,7 +136,7 @@ func TestPackageSuite(t *testing.T) {
 
 func TestPackageSuiteRefusals(t *testing.T) {
 	parent := suiteParent(t)
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.Reports)
 	cases := []struct {
 		name  string
 		args  []string

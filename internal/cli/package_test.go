@@ -39,7 +39,7 @@ func analyzeDataFile(t *testing.T, dir string) (string, []byte) {
 }
 
 func TestPackageCorpusFolder(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "controlnet-sd15-trt86-fp16")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "controlnet-sd15-trt86-fp16")
 	parent := filepath.Join(t.TempDir(), "r") // created on demand
 	md := filepath.Join(t.TempDir(), "a.md")
 	os.WriteFile(md, []byte("# Analysis\n"), 0o644)

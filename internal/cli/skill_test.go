@@ -55,7 +55,7 @@ func TestSkillInstallAcceptance(t *testing.T) {
 			}
 		}
 	}
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.AgentChecks)
 	bin := buildTrtperf(t)
 	withSkillExecutable(t, bin)
 

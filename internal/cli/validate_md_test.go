@@ -17,7 +17,7 @@ const exampleMD = "../../skill/trt-perf-analysis/examples/analyze.md"
 // the corpus case the example was written for; the example passes
 // validate --analyze-md and is packaged into the report.
 func TestSkillExample(t *testing.T) {
-	caseDir := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-qat")
+	caseDir := filepath.Join(corpustest.Dir(t, corpustest.AgentChecks), "trex-resnet18-a100-qat")
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "analyze-data.json")
 	if code, _, errs := run(t, "analyze", caseDir, "--output", data); code != 0 {
@@ -45,7 +45,7 @@ func TestSkillExample(t *testing.T) {
 }
 
 func TestValidateAnalyzeMD(t *testing.T) {
-	caseDir := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-qat")
+	caseDir := filepath.Join(corpustest.Dir(t, corpustest.AgentChecks), "trex-resnet18-a100-qat")
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "analyze-data.json")
 	if code, _, errs := run(t, "analyze", caseDir, "--output", data); code != 0 {

@@ -48,7 +48,7 @@ func pairOf(t *testing.T, d *contract.AnalyzeData, b string) *contract.Compariso
 // The acceptance cases of issue 11 on the real corpus: most compute layers
 // aligned, the time accounted for, the top differences named.
 func TestCorpusComparisons(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Comparison)
 	for _, c := range []struct {
 		folder, baseline string
 		pairs            map[string][]string // b → words the reasons must hold, in order of importance
@@ -105,7 +105,7 @@ func TestCorpusComparisons(t *testing.T) {
 // The three export paths of ResNet-18 pair through source ops (their
 // names differ completely between ONNX and Torch-TensorRT).
 func TestCorpusThreePathsAlignBySourceOps(t *testing.T) {
-	d := analyze(t, filepath.Join(corpustest.Dir(t), "fuzzy-resnet18-rtx3060-three-paths"))
+	d := analyze(t, filepath.Join(corpustest.Dir(t, corpustest.Comparison), "fuzzy-resnet18-rtx3060-three-paths"))
 	p := pairOf(t, d, "torch-trt")
 	if p.Alignment.ByName != 0 || p.Alignment.BySourceOp < 20 {
 		t.Errorf("trtexec ↔ torch-trt aligned by name %d, by source op %d; want none by name and ≥ 20 by source op", p.Alignment.ByName, p.Alignment.BySourceOp)

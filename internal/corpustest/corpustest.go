@@ -1,5 +1,6 @@
 // Package corpustest finds the shared corpus of real TensorRT dumps
-// (../shared/corpus beside the repository) for tests.
+// (../shared/corpus beside the repository) for tests, and says what went
+// untested when it is absent.
 package corpustest
 
 import (
@@ -9,14 +10,16 @@ import (
 	"testing"
 )
 
-// Dir returns the corpus folder, or skips the test with a clear message when
-// ../shared is absent (a checkout without the shared material).
-func Dir(t testing.TB) string {
+// Dir returns the corpus folder. When ../shared is absent (a checkout
+// without the shared material) it skips the test, naming the capability
+// that went untested, and prints the run's one-line note (see note.go).
+func Dir(t testing.TB, c Capability) string {
 	t.Helper()
 	root := ModuleRoot(t)
 	dir := filepath.Join(root, "..", "shared", "corpus")
 	if _, err := os.Stat(filepath.Join(dir, "expected.json")); err != nil {
-		t.Skipf("SKIP: shared corpus not found at %s (it sits beside the repository in CI); corpus checks did not run", dir)
+		announceMissing(t, dir)
+		t.Skipf("SKIP: shared corpus not found at %s; untested: %s", dir, c.describe())
 	}
 	return dir
 }

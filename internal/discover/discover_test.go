@@ -361,7 +361,7 @@ func TestNames(t *testing.T) {
 // exactly the labels of expected.json, and the corpus root is reported as a
 // folder of components.
 func TestCorpusLabels(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Discovery)
 	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
 	if err != nil {
 		t.Fatal(err)

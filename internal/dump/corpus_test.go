@@ -17,7 +17,7 @@ import (
 // TestCorpus parses every layer and profile file of the shared corpus and
 // checks counts, iteration counts and sums against expected.json.
 func TestCorpus(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Parsing)
 	exp := corpustest.LoadExpected(t, dir)
 	checked := 0
 	for caseName, backends := range exp {
@@ -204,7 +204,7 @@ func visible(s string) string {
 // TestCorpusFilesParse parses every dump file by name pattern, so files
 // expected.json does not list are still exercised.
 func TestCorpusFilesParse(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Parsing)
 	for _, pat := range []string{"layers_*.json", "profile_*.json", "latency_*.json"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*", pat))
 		if err != nil {

@@ -50,7 +50,7 @@ func TestParseTimes(t *testing.T) {
 // Every single-document times file of the corpus reads; the TensorRT 7 one
 // holding 7 concatenated runs is reported as such.
 func TestCorpusTimes(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.Companions)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "times_*.json"))
 	if len(files) == 0 {
 		t.Fatal("no times files in the corpus")

@@ -60,7 +60,7 @@ func checkAdvice(t *testing.T, where string, b *contract.Backend) {
 }
 
 func TestAdviceRunsOnCorpus(t *testing.T) {
-	cases, _ := filepath.Glob(filepath.Join(corpustest.Dir(t), "*", "PROVENANCE.md"))
+	cases, _ := filepath.Glob(filepath.Join(corpustest.Dir(t, corpustest.Verdicts), "*", "PROVENANCE.md"))
 	for _, c := range cases {
 		name := filepath.Base(filepath.Dir(c))
 		d := analyzeCase(t, name)

@@ -15,7 +15,7 @@ import (
 
 func analyzeCase(t *testing.T, name string) *contract.AnalyzeData {
 	t.Helper()
-	dir := filepath.Join(corpustest.Dir(t), name)
+	dir := filepath.Join(corpustest.Dir(t, corpustest.Verdicts), name)
 	sc, err := discover.Folder(dir)
 	if err != nil {
 		t.Fatalf("discover %s: %v", dir, err)
@@ -155,7 +155,7 @@ func TestCorpusFP32EngineSaysWhyNoTensorCores(t *testing.T) {
 
 // Every finding of every corpus backend: numbers recomputed from the JSON.
 func TestCorpusFindingsRecompute(t *testing.T) {
-	cases, _ := filepath.Glob(filepath.Join(corpustest.Dir(t), "*", "PROVENANCE.md"))
+	cases, _ := filepath.Glob(filepath.Join(corpustest.Dir(t, corpustest.Verdicts), "*", "PROVENANCE.md"))
 	n := 0
 	for _, c := range cases {
 		name := filepath.Base(filepath.Dir(c))

@@ -17,7 +17,7 @@ import (
 // parser), keyed by "case/file".
 func corpusLayers(t *testing.T) map[string][]engine.Layer {
 	t.Helper()
-	dir := corpustest.Dir(t)
+	dir := corpustest.Dir(t, corpustest.LayerFacts)
 	files, err := filepath.Glob(filepath.Join(dir, "*", "layers_*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no layers_*.json under %s (err %v)", dir, err)

@@ -36,7 +36,7 @@ func paramInts(t *testing.T, l *engine.Layer, key string) []int64 {
 // 2 × N × K × H_out × W_out × (C_in / groups) × k_h × k_w from their shapes
 // (a GEMM lowered to a 1×1 convolution included).
 func TestConvolutionFLOPsClosedForm(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.LayerFacts)
 	for _, f := range []string{"trex-resnet18-a100-fp32-fp16/layers_fp16.json", "trex-resnet18-a100-fp32-fp16/layers_fp32.json", "kalfazed-vgg16-fp32-rtx3080-trt85/layers_fp32.json"} {
 		info, err := dump.ReadLayerInfo(filepath.Join(corpus, f))
 		if err != nil {

@@ -32,7 +32,7 @@ func analyse(t *testing.T, dir string) *contract.AnalyzeData {
 // example) pass with no false failure. Each file is named after its corpus
 // case.
 func TestAgentAnalysesPass(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.AgentChecks)
 	files, _ := filepath.Glob("testdata/analyses/*.md")
 	files = append(files, "../../skill/trt-perf-analysis/examples/analyze.md")
 	if len(files) < 5 {
@@ -59,7 +59,7 @@ func TestAgentAnalysesPass(t *testing.T) {
 // value the data does not have, or a name made up, are rejected with the
 // sentence, the number and the closest fact.
 func TestInventedNumbersFail(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.AgentChecks)
 	cases := []struct {
 		file, from, to string
 		want           []string

@@ -29,7 +29,7 @@ func TestDocsCoverFindings(t *testing.T) {
 		}
 	}
 	var dirs []string
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.Verdicts)
 	entries, _ := os.ReadDir(corpus)
 	for _, e := range entries {
 		if e.IsDir() {

@@ -14,7 +14,7 @@ import (
 // cases that exist, the expert's verdict for each is found in DIAGNOSIS.md,
 // and its prompt names the dump folder without giving the case away.
 func TestAgentEvalTasks(t *testing.T) {
-	corpus := corpustest.Dir(t)
+	corpus := corpustest.Dir(t, corpustest.AgentChecks)
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("SKIP: bash not found; the evaluation script needs it")
 	}

@@ -16,7 +16,7 @@ import (
 // folder with a names-only backend that fails, and FP32/FP16 builds with
 // trtexec --exportTimes files, whose end-to-end latency is shown).
 func TestCorpusGolden(t *testing.T) {
-	root := corpustest.Dir(t)
+	root := corpustest.Dir(t, corpustest.Summary)
 	for _, name := range []string{"trex-resnet18-a100-qat", "controlnet-sd15-trt86-fp16", "detr-resnet50-int8-layer-names-only", "trex-resnet18-a100-fp32-fp16"} {
 		sc, err := discover.Folder(filepath.Join(root, name))
 		if err != nil {
