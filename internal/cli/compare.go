@@ -189,7 +189,7 @@ func loadAnalysis(path string) (*contract.AnalyzeData, error) {
 	if err != nil {
 		return nil, cannotRun("%s: %v; give a dump folder or an analyze-data.json", path, err)
 	}
-	if st.Mode().IsRegular() {
+	if !st.IsDir() { // a file, or a FIFO or device refused by readValid
 		d, err := readValid(path)
 		if err != nil {
 			return nil, err

@@ -177,6 +177,29 @@ func hostileCases() []hostile {
 			os.Symlink(p, filepath.Join(e.in, "profile_x.json"))
 		}, `"status":"passed"`),
 	)
+	// An analyze-data.json that is a FIFO with no writer, or a device: the
+	// commands that read one refuse it at once (they used to block).
+	for _, c := range []struct{ cmd, what string }{
+		{"validate", "FIFO"}, {"summary", "FIFO"}, {"compare", "FIFO"}, {"package", "FIFO"},
+		{"validate", "device"}, {"summary", "device"},
+	} {
+		msg := "FIFO (named pipe), not a regular file"
+		if c.what == "device" {
+			msg = "character device, not a regular file"
+		}
+		add(hostile{name: "special/analyze-data.json a " + c.what + ", " + c.cmd, code: 2, msg: msg, setup: func(e *env) []string {
+			p := filepath.Join(e.in, "analyze-data.json")
+			if c.what == "FIFO" {
+				syscall.Mkfifo(p, 0o644)
+			} else {
+				os.Symlink("/dev/zero", p)
+			}
+			if c.cmd == "package" {
+				return []string{"package", "--analyze-data", p, "--report-dir", filepath.Join(e.out, "report")}
+			}
+			return []string{c.cmd, p}
+		}})
+	}
 	add(hostile{name: "special/over --max-input-bytes", code: 0, msg: "layer_info_too_large", setup: func(e *env) []string {
 		e.pair(okLayers, okProfile)
 		return []string{"analyze", e.in, "--output", e.prev, "--max-input-bytes", "100"}

@@ -243,7 +243,7 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	if len(args) > 0 {
 		return cannotRun("give either a FOLDER or --analyze-data, not both (got folder %s)", args[0])
 	}
-	data, err := os.ReadFile(f.analyzeData)
+	data, err := fsutil.ReadRegular(f.analyzeData)
 	if err != nil {
 		return cannotRun("cannot read --analyze-data %s: %v; give the path of an analyze-data.json ('trtperf analyze FOLDER --output F' writes one)", f.analyzeData, unwrapPath(err))
 	}

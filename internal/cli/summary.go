@@ -65,7 +65,7 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 // summaryData reads an analyze-data.json FILE, or analyses a FOLDER / --data.
 func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	if len(args) == 1 && len(sf.data.pairs) == 0 {
-		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() { // a file, or a FIFO or device refused by readValid
 			d, err := readValid(args[0])
 			if err != nil {
 				return nil, err

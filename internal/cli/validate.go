@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // maxListed caps the problems printed per check; the rest are counted.
@@ -55,9 +55,9 @@ func runValidate(w io.Writer, path string, requirePassed, quiet bool, analyzeMD 
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path)
 	if err != nil {
-		return cannotRun("read %s: %v; check the path", path, err)
+		return cannotRun("read %s: %v; check the path", path, unwrapPath(err))
 	}
 	r := contract.Validate(data)
 	ok := printCheck(w, "SCHEMA", r.Schema, quiet)

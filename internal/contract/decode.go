@@ -2,8 +2,9 @@ package contract
 
 import (
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // Decode parses analyze-data.json. It checks JSON syntax, types and the
@@ -47,9 +48,9 @@ func (e *InvalidError) Error() string {
 // error. Commands that trust the numbers of a file (summary, compare) read
 // it with ReadValid, so a broken file is refused instead of half-shown.
 func ReadValid(path string) (*AnalyzeData, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // names the path: "open PATH: ..."
 	}
 	r := Validate(data)
 	ps := append(r.Schema, r.Semantic...)
@@ -64,9 +65,9 @@ func ReadValid(path string) (*AnalyzeData, error) {
 
 // ReadFile reads and decodes an analyze-data.json file.
 func ReadFile(path string) (*AnalyzeData, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // names the path: "open PATH: ..."
 	}
 	d, err := Decode(data)
 	if err != nil {

@@ -3,13 +3,19 @@ package dump
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
+
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // MaxFileBytes is the largest input file read (a 200k-layer dump is about
 // 230 MB). The command line's --max-input-bytes changes it.
 var MaxFileBytes int64 = 2 << 30
+
+// MemoryPerInputByte is the documented ceiling of analysis memory per byte
+// of dump files (internal/analysis TestAllocationProportionalToInput holds
+// the code to it): detailed dumps take about 4, names-only dumps about 7.5.
+const MemoryPerInputByte = 10
 
 // CodeTooLarge: the file is over MaxFileBytes. CodeNotFile: the path is not
 // a regular file (a folder, FIFO, device or socket).
@@ -30,10 +36,10 @@ func readInput(path string, json bool) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fileKind(st.Mode())))
+		return nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fsutil.FileKind(st.Mode())))
 	}
 	if st.Size() > MaxFileBytes {
-		return nil, errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d; if it really is a dump, raise the limit with --max-input-bytes", st.Size(), MaxFileBytes))
+		return nil, errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit with --max-input-bytes", st.Size(), MaxFileBytes, MemoryPerInputByte))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -94,20 +100,4 @@ func describeByte(c byte) string {
 		return fmt.Sprintf("%q", string(c))
 	}
 	return fmt.Sprintf("byte 0x%02x", c)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO (named pipe)"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }

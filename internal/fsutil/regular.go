@@ -1,0 +1,65 @@
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// ErrNotRegular is wrapped by ReadRegular's error for a path that is a
+// folder, FIFO, device or socket.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadRegular reads a regular file whole. It opens the path without blocking
+// (openNoBlock) and checks what it opened, so a FIFO with no writer, a
+// device or a socket is refused at once instead of hanging the command or
+// reading forever; the error names the kind of file.
+func ReadRegular(path string) ([]byte, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
+	}
+	data := make([]byte, 0, st.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
+// FileKind names a file mode for messages: "folder", "FIFO (named pipe)",
+// "character device", "block device", "socket" or "special file".
+func FileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "regular file"
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO (named pipe)"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}

@@ -1,0 +1,30 @@
+package fsutil
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 4095, 4096, 70000} {
+		p := filepath.Join(dir, "f")
+		want := bytes.Repeat([]byte("x"), size)
+		if err := os.WriteFile(p, want, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRegular(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: got %d bytes, err %v", size, len(got), err)
+		}
+	}
+	if _, err := ReadRegular(dir); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("folder: err = %v, want ErrNotRegular", err)
+	}
+	if _, err := ReadRegular(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: err = %v, want not exist", err)
+	}
+}
