@@ -9,11 +9,26 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 )
 
-// Analyze reads every backend of scope and returns the analyze-data.json
+// Analyze reads every backend of scope (Load, one backend at a time, so
+// only one backend's dumps are in memory) and returns the analyze-data.json
 // model. A backend whose files are broken is reported as failed in the
 // result, never returned as an error: the error return is reserved for
 // problems that prevent writing any structured data at all.
 func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) {
+	return analyze(scope, opt, func(i int) Inputs { return Load(scope.Backends[i]) })
+}
+
+// AnalyzeParsed is Analyze over dumps already parsed: parsed[i] holds the
+// inputs of scope.Backends[i], whose paths only name the files in messages.
+// No file is read (except model configs the scope lists).
+func AnalyzeParsed(scope *discover.Scope, parsed []Inputs, opt Options) (*contract.AnalyzeData, error) {
+	if scope != nil && len(parsed) != len(scope.Backends) {
+		return nil, fmt.Errorf("analyze: %d parsed inputs for %d backends", len(parsed), len(scope.Backends))
+	}
+	return analyze(scope, opt, func(i int) Inputs { return parsed[i] })
+}
+
+func analyze(scope *discover.Scope, opt Options, inputsOf func(i int) Inputs) (*contract.AnalyzeData, error) {
 	if scope == nil {
 		return nil, fmt.Errorf("analyze: no input scope")
 	}
@@ -32,8 +47,8 @@ func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) 
 	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
 	d.ModelComponents = id.components
 
-	for _, b := range scope.Backends {
-		d.Results = append(d.Results, analyzeBackend(b, scope, id))
+	for i, b := range scope.Backends {
+		d.Results = append(d.Results, analyzeBackend(b, inputsOf(i), scope, id))
 	}
 	siblings := make([]*contract.Backend, len(d.Results))
 	for i := range d.Results {

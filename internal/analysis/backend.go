@@ -31,20 +31,19 @@ func newBackend(b discover.Backend) contract.Backend {
 	}
 }
 
-// analyzeBackend runs the integrity gate on one backend and, when it
+// analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
-func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) contract.Backend {
+func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id identity) contract.Backend {
 	out := newBackend(b)
 	var msgs messages
-	in := readInputs(b)
 
 	// Without usable layer info the profile alone still says where the time
 	// goes (profile_only); of a file of several runs, the first.
-	layerMissing := b.LayerPath == "" || in.infoErr != nil || in.info.NamesOnly || len(in.info.Layers) == 0
+	layerMissing := b.LayerPath == "" || in.LayerInfoErr != nil || in.LayerInfo.NamesOnly || len(in.LayerInfo.Layers) == 0
 	var concatCode, concatText string
-	if layerMissing && in.firstProf != nil {
-		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.profErr)
-		in.prof, in.profErr = in.firstProf, nil
+	if layerMissing && in.FirstProfile != nil {
+		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.ProfileErr)
+		in.Profile, in.ProfileErr = in.FirstProfile, nil
 	}
 
 	// Layer side first, so the message that says what to do comes first.
@@ -54,15 +53,15 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	switch {
 	case b.LayerPath == "":
 		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in)))))
-	case in.infoErr != nil:
-		msgs.error(readError(sideLayerInfo, b.LayerPath, in.infoErr))
-	case in.info.NamesOnly:
+	case in.LayerInfoErr != nil:
+		msgs.error(readError(sideLayerInfo, b.LayerPath, in.LayerInfoErr))
+	case in.LayerInfo.NamesOnly:
 		msgs.error(CodeNamesOnly, fmt.Sprintf("layer info %s holds layer names only (the engine was built with the default profiling verbosity), so tensors, formats and tactics are unknown; rebuild the engine with trtexec --profilingVerbosity=detailed and export again with --exportLayerInfo", filepath.Base(b.LayerPath)))
-		layers = in.info.Layers
-	case len(in.info.Layers) == 0:
+		layers = in.LayerInfo.Layers
+	case len(in.LayerInfo.Layers) == 0:
 		msgs.error(CodeNoLayers, fmt.Sprintf("layer info %s holds no layers; export it again with trtexec --profilingVerbosity=detailed --exportLayerInfo", filepath.Base(b.LayerPath)))
 	default:
-		layers, optProfiles, chosenProfile = firstOptProfile(in.info.Layers, &msgs)
+		layers, optProfiles, chosenProfile = firstOptProfile(in.LayerInfo.Layers, &msgs)
 	}
 
 	if concatCode != "" {
@@ -73,15 +72,15 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	var recs []engine.ProfileRecord
 	switch {
 	case b.ProfilePath == "":
-		if b.LayerPath != "" && in.infoErr == nil {
+		if b.LayerPath != "" && in.LayerInfoErr == nil {
 			msgs.info(CodeNoProfile, fmt.Sprintf("no profile for backend %q: graph and layers can be inspected, timing cannot; export one with trtexec --loadEngine=ENGINE --exportProfile=profile_%s.json --separateProfileRun", b.Label, b.Label))
 		}
-	case in.profErr != nil:
-		msgs.error(readError(sideProfile, b.ProfilePath, in.profErr))
-	case len(in.prof.Records) == 0:
+	case in.ProfileErr != nil:
+		msgs.error(readError(sideProfile, b.ProfilePath, in.ProfileErr))
+	case len(in.Profile.Records) == 0:
 		msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no layer records; export it again with trtexec --exportProfile", filepath.Base(b.ProfilePath)))
 	default:
-		recs = firstOptProfileRecords(in.prof.Records, chosenProfile)
+		recs = firstOptProfileRecords(in.Profile.Records, chosenProfile)
 		if problem := badTimes(recs); problem != "" {
 			msgs.error(CodeBadTimes, fmt.Sprintf("profile %s: %s; export the profile again with trtexec --exportProfile", filepath.Base(b.ProfilePath), problem))
 			recs = nil
@@ -89,20 +88,20 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 			msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no records of optimization profile %d, the one analysed; export the profile of that optimization profile (trtexec --profile=%d --exportProfile)", filepath.Base(b.ProfilePath), chosenProfile, chosenProfile))
 			recs = nil
 		}
-		if in.prof.Kind == engine.ProfileLatencyDict {
+		if in.Profile.Kind == engine.ProfileLatencyDict {
 			msgs.info(CodeProfileSourceLatency, fmt.Sprintf("timing comes from per-layer latency samples in %s (%d records): average, median and share are computed from the samples", filepath.Base(b.ProfilePath), len(recs)))
 		}
 	}
 	out.ProfileCount = len(recs)
-	if in.prof != nil {
-		out.ProfileKind = in.prof.Kind
+	if in.Profile != nil {
+		out.ProfileKind = in.Profile.Kind
 	}
 	out.LayerCount = len(layers)
 
 	// Conversion, graph, name matching and per-layer facts only read the
 	// layers: run them at once (facts split itself over the CPUs). Each
 	// writes its own messages, joined below in a fixed order.
-	detailed := in.info != nil && !in.info.NamesOnly && len(layers) > 0
+	detailed := in.LayerInfo != nil && !in.LayerInfo.NamesOnly && len(layers) > 0
 	var (
 		g                   *graph.Graph
 		m                   matchResult
@@ -115,8 +114,8 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	wg.Go(func() { out.Layers, paramFixes, paramExample = contractLayers(layers) })
 	if detailed {
 		wg.Go(func() {
-			g = graph.Build(layers, in.info.IO)
-			out.Graph = contractGraph(g, layers, in.info.IO)
+			g = graph.Build(layers, in.LayerInfo.IO)
+			out.Graph = contractGraph(g, layers, in.LayerInfo.IO)
 			gateGraph(g, layers, &graphMsgs)
 			if subs := distinctSubgraphs(layers); len(subs) > 1 {
 				graphMsgs.info(CodeSubgraphs, fmt.Sprintf("the dump holds %d engines (_subgraph ids %s); each is reported as a partition", len(subs), strings.Join(subs, ", ")))
@@ -156,11 +155,11 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	v.ReportAvailable = !failed
 
 	if v.AnalysisMode == contract.ModeLayerProfile {
-		fillTiming(&out, in.prof, recs, m, layers, facts, &msgs)
+		fillTiming(&out, in.Profile, recs, m, layers, facts, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
 	if v.AnalysisMode == contract.ModeProfileOnly {
-		fillProfileOnly(&out, in.prof, recs, layers, &msgs)
+		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
 	addRunFacts(&out, in, b.TimesPath, &msgs)
@@ -178,7 +177,7 @@ func analyzeBackend(b discover.Backend, scope *discover.Scope, id identity) cont
 	// first, then run both at once.
 	out.Model.DynamicDims = hasDynamicDims(out.Layers)
 	var model contract.Model
-	wg.Go(func() { model = modelFor(id, &out, infoOrNil(in.info, detailed)) })
+	wg.Go(func() { model = modelFor(id, &out, infoOrNil(in.LayerInfo, detailed)) })
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		out.Issues, out.Positives, out.Diagnosis, out.Overview = findings.Evaluate(&out)
 		if out.Issues == nil {

@@ -2,16 +2,15 @@ package analysis
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/dump"
 )
 
-// FuzzAnalyze feeds arbitrary layer-info and profile bytes through the
-// whole analysis: it must never panic, and whatever it writes must pass the
+// FuzzAnalyze feeds arbitrary layer-info and profile bytes, parsed in
+// memory, through the whole analysis: it must never panic, and whatever it writes must pass the
 // contract (a broken input is a failed backend, never a broken file).
 func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte(`{"Layers":[{"Name":"a","LayerType":"CaskConvolution","Inputs":[{"Name":"x","Dimensions":[1,3],"Format/Datatype":"Half"}],"Outputs":[{"Name":"y","Dimensions":[1,3],"Format/Datatype":"Half"}]}],"Bindings":["x","y"]}`),
@@ -30,18 +29,13 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte(`{"Layers":[{"Name":"a\ud800","Inputs":[{"Name":"x","Dimensions":[1,1e999],"Odd":{"k":1,"k":2}}],"Outputs":[],"P":{"q":1,"q":"\udfff"},"P":1e999,"StreamId":1e999}]}`),
 		[]byte(`[{"count":1e30},{"name":"a\ud800","timeMs":1,"averageMs":1,"percentage":100}]`))
 	f.Fuzz(func(t *testing.T, layers, profile []byte) {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "layers_x.json"), layers, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "profile_x.json"), profile, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sc, err := discover.Folder(dir)
-		if err != nil {
-			t.Fatalf("discover: %v", err)
-		}
-		d, err := Analyze(sc, Options{})
+		// In memory: the readers have their own fuzz targets in dump.
+		var in Inputs
+		in.LayerInfo, in.LayerInfoErr = dump.ParseLayerInfo(layers)
+		in.Profile, in.ProfileErr = dump.ParseProfile(profile)
+		in.FirstProfile = dump.FirstProfileOf(profile, in.ProfileErr)
+		sc := &discover.Scope{Backends: []discover.Backend{{Label: "x", LayerPath: "layers_x.json", ProfilePath: "profile_x.json"}}}
+		d, err := AnalyzeParsed(sc, []Inputs{in}, Options{})
 		if err != nil {
 			t.Fatalf("analyze: %v", err)
 		}

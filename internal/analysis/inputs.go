@@ -4,75 +4,39 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 
-	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/engine"
 )
 
-// inputs are the parsed files of one backend.
-type inputs struct {
-	info    *engine.LayerInfo
-	infoErr error
-	prof    *engine.Profile
-	profErr error
-	// firstProf is the first document of a profile file that holds
-	// several concatenated ones (profErr says how many), nil otherwise.
-	firstProf *engine.Profile
-	// times are trtexec --exportTimes records, read only when the backend
+// Inputs are the parsed files of one backend: what the analysis works on.
+// Load reads them from a backend's files; a caller holding dumps in memory
+// (a test, a fuzzer, another tool) parses them with the dump package and
+// passes them to AnalyzeParsed. A file that could not be read or parsed has
+// its error instead of its value; the analysis turns it into a message.
+type Inputs struct {
+	LayerInfo    *engine.LayerInfo
+	LayerInfoErr error
+	Profile      *engine.Profile
+	ProfileErr   error
+	// FirstProfile is the first document of a profile file that holds
+	// several concatenated ones (ProfileErr says how many), nil otherwise.
+	FirstProfile *engine.Profile
+	// Times are trtexec --exportTimes records, read only when the backend
 	// has a profile (they give the real latency beside the profiled sum).
-	times    *engine.Times
-	timesErr error
-	// metas and logs are the TREx metadata and trtexec logs beside the
+	Times    *engine.Times
+	TimesErr error
+	// Metas and Logs are the TREx metadata and trtexec logs beside the
 	// dumps, in discovery order; a file that cannot be read has its error.
-	metas []companion
-	logs  []companion
+	Metas []Companion
+	Logs  []Companion
 }
 
-// companion is one parsed metadata file or log: its runs or its error.
-type companion struct {
-	path string
-	runs []engine.Run
-	err  error
-}
-
-// readInputs parses the layer info and the profile concurrently: on big
-// engines both files are large and independent.
-func readInputs(b discover.Backend) inputs {
-	var in inputs
-	var wg sync.WaitGroup
-	if b.LayerPath != "" {
-		wg.Go(func() { in.info, in.infoErr = dump.ReadLayerInfo(b.LayerPath) })
-	}
-	if b.ProfilePath != "" {
-		wg.Go(func() {
-			in.prof, in.profErr = dump.ReadProfile(b.ProfilePath)
-			in.firstProf = dump.FirstProfile(b.ProfilePath, in.profErr)
-		})
-		if b.TimesPath != "" {
-			wg.Go(func() { in.times, in.timesErr = dump.ReadTimes(b.TimesPath) })
-		}
-	}
-	in.metas = make([]companion, len(b.MetaPaths))
-	for i, p := range b.MetaPaths {
-		wg.Go(func() {
-			in.metas[i].path = p
-			var r *engine.Run
-			if r, in.metas[i].err = dump.ReadMeta(p); r != nil {
-				in.metas[i].runs = []engine.Run{*r}
-			}
-		})
-	}
-	in.logs = make([]companion, len(b.LogPaths))
-	for i, p := range b.LogPaths {
-		wg.Go(func() {
-			in.logs[i].path = p
-			in.logs[i].runs, in.logs[i].err = dump.ReadTrtexecLog(p)
-		})
-	}
-	wg.Wait()
-	return in
+// Companion is one parsed metadata file or log: its runs or its error.
+type Companion struct {
+	Path string
+	Runs []engine.Run
+	Err  error
 }
 
 func strPtr(s string) *string {

@@ -20,16 +20,16 @@ const fewSamples = 30
 
 // companionWarnings turns unreadable metadata and logs into warnings: a
 // broken companion file never fails a backend.
-func companionWarnings(in inputs, msgs *messages) {
-	for _, c := range in.metas {
-		if c.err != nil {
-			code, text := readError(sideMeta, c.path, c.err)
+func companionWarnings(in Inputs, msgs *messages) {
+	for _, c := range in.Metas {
+		if c.Err != nil {
+			code, text := readError(sideMeta, c.Path, c.Err)
 			msgs.warning(code, text+"; the facts it holds are left out, the rest of the analysis stands")
 		}
 	}
-	for _, c := range in.logs {
-		if c.err != nil {
-			code, text := readError(sideLog, c.path, c.err)
+	for _, c := range in.Logs {
+		if c.Err != nil {
+			code, text := readError(sideLog, c.Path, c.Err)
 			msgs.warning(code, text+"; the facts it holds are left out, the rest of the analysis stands")
 		}
 	}
@@ -48,24 +48,24 @@ type sourcedRun struct {
 // metadata (TREx writes what one trtexec run printed), then trtexec logs
 // (the first run of a log that holds several, as with the first document of
 // concatenated dumps).
-func runsOf(in inputs) []sourcedRun {
+func runsOf(in Inputs) []sourcedRun {
 	var out []sourcedRun
-	for _, c := range in.metas {
-		if c.err != nil || len(c.runs) == 0 {
+	for _, c := range in.Metas {
+		if c.Err != nil || len(c.Runs) == 0 {
 			continue
 		}
 		kind := ""
-		if c.runs[0].Perf != nil {
+		if c.Runs[0].Perf != nil {
 			kind = contract.SourceTrexProfileMeta
 		}
-		out = append(out, sourcedRun{file: filepath.Base(c.path), kind: kind, nRuns: 1, r: &c.runs[0]})
+		out = append(out, sourcedRun{file: filepath.Base(c.Path), kind: kind, nRuns: 1, r: &c.Runs[0]})
 	}
-	for _, c := range in.logs {
-		if c.err != nil || len(c.runs) == 0 {
+	for _, c := range in.Logs {
+		if c.Err != nil || len(c.Runs) == 0 {
 			continue
 		}
-		s := sourcedRun{file: filepath.Base(c.path), kind: contract.SourceTrtexecLog, nRuns: len(c.runs), r: &c.runs[0]}
-		if len(c.runs) > 1 {
+		s := sourcedRun{file: filepath.Base(c.Path), kind: contract.SourceTrtexecLog, nRuns: len(c.Runs), r: &c.Runs[0]}
+		if len(c.Runs) > 1 {
 			one := 1
 			s.run = &one
 		}
@@ -76,7 +76,7 @@ func runsOf(in inputs) []sourcedRun {
 
 // addRunFacts fills device and build from the companions and, when the
 // backend has timing, timing.measured.
-func addRunFacts(out *contract.Backend, in inputs, timesPath string, msgs *messages) {
+func addRunFacts(out *contract.Backend, in Inputs, timesPath string, msgs *messages) {
 	companionWarnings(in, msgs)
 	runs := runsOf(in)
 	out.Device = deviceFacts(runs)
@@ -92,7 +92,7 @@ func addRunFacts(out *contract.Backend, in inputs, timesPath string, msgs *messa
 }
 
 // measured builds timing.measured; nil when no source measured anything.
-func measured(runs []sourcedRun, in inputs, timesPath string, layerSumMs float64, build *contract.Build, msgs *messages) *contract.Measured {
+func measured(runs []sourcedRun, in Inputs, timesPath string, layerSumMs float64, build *contract.Build, msgs *messages) *contract.Measured {
 	m := &contract.Measured{Notes: []string{}}
 	primaryDone := false
 	var samplesSet bool
@@ -131,8 +131,8 @@ func measured(runs []sourcedRun, in inputs, timesPath string, layerSumMs float64
 			m.CV, m.CVOf = &cv, "gpu_compute"
 		}
 	}
-	if timesPath != "" && in.times != nil {
-		t := in.times
+	if timesPath != "" && in.Times != nil {
+		t := in.Times
 		n := len(t.LatencyMs)
 		src := contract.MeasuredSource{File: filepath.Base(timesPath), Kind: contract.SourceExportTimes, Samples: &n}
 		lat := sampleStats(t.LatencyMs)

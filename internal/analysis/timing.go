@@ -170,16 +170,16 @@ func quantile(sorted []float64, q float64) float64 {
 
 // addEndToEnd attaches the --exportTimes summary to a backend's timing; a
 // broken times file is a warning (the profile stays usable).
-func addEndToEnd(out *contract.Backend, in inputs, path string, msgs *messages) {
+func addEndToEnd(out *contract.Backend, in Inputs, path string, msgs *messages) {
 	switch {
 	case path == "" || out.Timing == nil:
 		return
-	case in.timesErr != nil:
-		code, text := readError("times", path, in.timesErr)
+	case in.TimesErr != nil:
+		code, text := readError("times", path, in.TimesErr)
 		msgs.warning(code, text+"; the end-to-end latency is left out")
 		return
 	}
-	e := endToEnd(in.times, filepath.Base(path), out.Timing.AverageInferenceMs)
+	e := endToEnd(in.Times, filepath.Base(path), out.Timing.AverageInferenceMs)
 	out.Timing.EndToEnd = e
 	out.Timing.Notes = append(out.Timing.Notes, fmt.Sprintf("%s: %d inferences took %.4g ms on average end to end (median %.4g, p99 %.4g); the sum of profiled layer averages is %.2f× that", e.Source, e.Iterations, e.MeanMs, e.MedianMs, e.P99Ms, e.ProfileOverhead))
 }

@@ -33,7 +33,17 @@ func FirstProfile(path string, err error) *engine.Profile {
 		return nil
 	}
 	data, rerr := readInput(path, true)
-	if rerr != nil || fe.Offset > len(data) {
+	if rerr != nil {
+		return nil
+	}
+	return FirstProfileOf(data, err)
+}
+
+// FirstProfileOf is FirstProfile for a profile in memory: err is what
+// ParseProfile(data) returned.
+func FirstProfileOf(data []byte, err error) *engine.Profile {
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 || fe.Offset > len(data) {
 		return nil
 	}
 	p, perr := ParseProfile(data[:fe.Offset])
