@@ -90,7 +90,7 @@ func (p *page) showView(tb testing.TB, id string) {
 // its median and p99, at 1280×800 and 1920×1080, light and dark, with no
 // console errors. Screenshots are saved as artifacts.
 func TestCorpusRunViews(t *testing.T) {
-	src := filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-fp32-fp16")
+	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "trex-resnet18-a100-fp32-fp16")
 	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
 	if err != nil {
