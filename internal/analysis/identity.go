@@ -108,6 +108,12 @@ func identify(scope *discover.Scope, flagName string) identity {
 		}
 		if v, conf := nameFromFolder(filepath.Base(folder)); v != "" {
 			add(v, "folder", "folder name "+filepath.Base(folder), conf)
+		} else if folder != scope.Folder {
+			// The parent names nothing (tasks/8/controlnet): the component
+			// folder's own name is the best name there is.
+			if v, conf := nameFromFolder(filepath.Base(scope.Folder)); v != "" {
+				add(v, "folder", "folder name "+filepath.Base(scope.Folder), conf)
+			}
 		}
 	}
 	for _, f := range scope.EngineFiles {

@@ -151,11 +151,11 @@ func (p palette) confidence(s string) string {
 func countText(c *int64) string {
 	switch {
 	case c == nil:
-		return "unknown"
+		return "iterations unknown"
 	case *c == 1:
-		return "1 (small layers may be misranked; re-profile with --iterations=100)"
+		return "1 iteration (small layers may be misranked; re-profile with --iterations=100)"
 	}
-	return strconv.FormatInt(*c, 10)
+	return strconv.FormatInt(*c, 10) + " iterations"
 }
 
 func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) {
@@ -172,7 +172,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		}
 	}
 	for _, v := range views {
-		fmt.Fprintf(w, "\nbackend %s: %s %s, %d layers, %d profile records, %s iterations\n",
+		fmt.Fprintf(w, "\nbackend %s: %s %s, %d layers, %d profile records, %s\n",
 			p.bold(v.Label), p.status(v.Status), v.Mode, v.Layers, v.Records, countText(v.Count))
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "  %s\n", m)
@@ -317,7 +317,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 	}
 	for _, v := range views {
 		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
-		fmt.Fprintf(w, "%d layers, %d profile records, %s iterations", v.Layers, v.Records, countText(v.Count))
+		fmt.Fprintf(w, "%d layers, %d profile records, %s", v.Layers, v.Records, countText(v.Count))
 		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
 			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
 			if m := measuredText(v.Measured); m != "" {
