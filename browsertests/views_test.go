@@ -150,3 +150,114 @@ func TestCorpusRunViews(t *testing.T) {
 	}
 	noJSErrors(t, p)
 }
+
+// treemapReport mirrors window.__trtperf.treemap().
+type treemapReport struct {
+	At    string
+	Total float64
+	Rects []struct {
+		Name       string
+		Layer      int
+		X, Y, W, H float64
+		Depth      int
+		Value      float64
+	}
+}
+
+// TestCorpusHierarchy: the Hierarchy view of three corpus engines (a CNN
+// without name prefixes, a QAT CNN, ControlNet with Myelin graphs and deep
+// names) draws a treemap whose top-level areas are proportional to time,
+// selects the clicked layer in the side panel, opens a group with Enter and
+// goes back with Escape; at 1280×800 and 1920×1080, light and dark, with no
+// console errors.
+func TestCorpusHierarchy(t *testing.T) {
+	root := corpustest.Dir(t, corpustest.Reports)
+	cases := []string{"controlnet-sd15-trt86-fp16", "trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16"}
+	dirs := make([]string, len(cases))
+	for i, c := range cases {
+		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	}
+	p := newPage(t, 240*time.Second)
+	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}} {
+		for _, scheme := range []string{"light", "dark"} {
+			for i, c := range cases {
+				if scheme == "dark" && i > 0 {
+					continue // dark mode: one engine is enough
+				}
+				name := fmt.Sprintf("%s-%dx%d-%s", c, vp.w, vp.h, scheme)
+				t.Run(name, func(t *testing.T) {
+					p.do(t, chromedp.EmulateViewport(vp.w, vp.h), colorScheme(scheme))
+					p.open(t, fileURL(dirs[i]))
+					p.showView(t, "hierarchy")
+					p.checkVisible(t, "treemap", "#treemap", true)
+					cv := p.checkVisible(t, "treemap canvas", "#treemap-canvas", false)
+					r := eval[treemapReport](t, p, `window.__trtperf.treemap()`)
+					if len(r.Rects) == 0 || r.Total <= 0 {
+						t.Fatalf("empty treemap: %+v", r)
+					}
+					// Top-level areas are proportional to time and tile the canvas.
+					var area float64
+					for _, x := range r.Rects {
+						if x.Depth != 1 {
+							continue
+						}
+						area += x.W * x.H
+						if x.X < -0.5 || x.Y < -0.5 || x.X+x.W > cv.Width+0.5 || x.Y+x.H > cv.Height+0.5 {
+							t.Errorf("%s lies outside the %.0f×%.0f canvas", x.Name, cv.Width, cv.Height)
+						}
+					}
+					for _, x := range r.Rects {
+						if x.Depth == 1 && x.Value/r.Total > 0.01 {
+							if got, want := x.W*x.H/area, x.Value/r.Total; got < want*0.98-1e-3 || got > want*1.02+1e-3 {
+								t.Errorf("%s covers %.3f of the area for %.3f of the time", x.Name, got, want)
+							}
+						}
+					}
+					if area < cv.Width*cv.Height*0.97 {
+						t.Errorf("top-level rectangles cover %.0f of %.0f px²", area, cv.Width*cv.Height)
+					}
+					// Click the largest drawn layer: the side panel shows it.
+					best := -1
+					for k, x := range r.Rects {
+						if x.Layer >= 0 && x.W > 4 && x.H > 4 && (best < 0 || x.W*x.H > r.Rects[best].W*r.Rects[best].H) {
+							best = k
+						}
+					}
+					if best < 0 {
+						t.Fatal("no layer rectangle large enough to click")
+					}
+					hit := r.Rects[best]
+					p.do(t, chromedp.MouseClickXY(cv.Left+hit.X+hit.W/2, cv.Top+hit.Y+hit.H/2), chromedp.Sleep(50*time.Millisecond))
+					if got := p.textOf(t, "#details-name"); got != hit.Name {
+						t.Errorf("clicked %q in the treemap, details show %q", hit.Name, got)
+					}
+					p.shotHere(t, "hierarchy-"+name)
+					// Keyboard: Enter opens the first group, Escape goes back.
+					group := ""
+					for _, x := range r.Rects {
+						if x.Depth == 1 && x.Layer < 0 {
+							group = x.Name
+							break
+						}
+					}
+					if group != "" && r.Rects[0].Layer < 0 {
+						p.do(t, chromedp.Focus(chromedp.CSS("#treemap-canvas")), chromedp.KeyEvent("\r"))
+						in := eval[treemapReport](t, p, `window.__trtperf.treemap()`)
+						if !strings.HasSuffix(in.At, r.Rects[0].Name) && !strings.Contains(in.At, r.Rects[0].Name) {
+							t.Errorf("Enter on %q opened %q", r.Rects[0].Name, in.At)
+						}
+						if st := p.textOf(t, "#treemap-status"); st == "" {
+							t.Error("no status text after Enter")
+						}
+						p.do(t, chromedp.KeyEvent("\x1b"))
+						back := eval[treemapReport](t, p, `window.__trtperf.treemap()`)
+						if back.At != r.At {
+							t.Errorf("Escape went to %q, want %q", back.At, r.At)
+						}
+					}
+				})
+			}
+		}
+	}
+	noJSErrors(t, p)
+}

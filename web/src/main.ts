@@ -6,6 +6,7 @@ import { GraphView } from "./graph";
 import { buildModel, distinct, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, validationPanel } from "./panels";
 import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
+import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
 import { arrowTabs, ViewTabs } from "./tabs";
 import { loadColumns } from "./loader";
@@ -17,6 +18,7 @@ interface Current {
   m: Model | null;
   table: LayerTable | null;
   graph: GraphView | null;
+  tree?: HierarchyView;
 }
 
 let current: Current | null = null;
@@ -71,6 +73,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     }
     current!.table?.select(layer);
     current!.graph?.select(layer, open);
+    current!.tree?.select(layer);
     showDetails(details, current!.m, layer, select);
   };
   const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a bar, a graph node or a table row to see the layer's tensors, formats, tactic, metadata and parameters." }));
@@ -138,6 +141,10 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
         views.show("graph");
         select(l);
       }));
+      const tree = new HierarchyView(m);
+      tree.onSelect = select;
+      current!.tree = tree;
+      views.add("hierarchy", "Hierarchy", tree.el, () => tree.shown());
       if (b.timing && b.timing.measured && b.timing.measured.per_iteration) {
         let plot: HTMLElement | null = null;
         const holder = h("div", { class: "latency-holder" });
@@ -202,6 +209,7 @@ function main(): void {
     textColours: () => current?.graph?.textColours() || [],
     rows: () => Array.from(current?.table?.visibleRows() || []),
     layerByName: (name: string) => (current?.m ? current.m.names.indexOf(name) : -1),
+    treemap: () => current?.tree?.report(),
   };
 }
 

@@ -1,0 +1,461 @@
+// Time by hierarchy: a zoomable treemap of Myelin graph or name prefix →
+// block → layer, sized by time (by layer count without a profile) and
+// coloured by layer type with the graph's stable type colours. Drawn on a
+// canvas (no per-layer DOM: 10^5 layers stay fast); the keyboard moves
+// between the rectangles of the current level, Enter opens a group or
+// selects a layer, Escape goes up.
+import { h, clear, ellipsis, fmtMs, fmtPct, fmtInt } from "./dom";
+import { inkOn } from "./contrast";
+import { typeColor } from "./graph";
+import type { Model } from "./model";
+
+export interface TNode {
+  name: string;
+  /** full path for people ("Myelin graph 0 / encoder / layer 3") */
+  path: string;
+  value: number;
+  count: number; // layers under it
+  children: TNode[] | null; // null for a layer
+  layer: number; // -1 for a group
+  parent: TNode | null;
+  /** the type carrying most of the value under it (colour) */
+  type: string;
+}
+
+const SEP = /[/.:]+/;
+/** Deepest name-prefix level used below the top level. */
+const MAX_DEPTH = 6;
+
+const PATH = /[A-Za-z0-9_\-]*(?:[/.:]+[A-Za-z0-9_\-]+)+/g;
+
+/** The module path in a layer name, split into parts: the first source-op
+ *  path of a fused or wrapped name ("{ForeignNode[/a/b...c]}",
+ *  "PWN(/a/b, ...)", "x.weight + QuantizeLinear_3"), preferring one with
+ *  "/" (Torch-TensorRT names start with "[KIND]-[aten_ops.x]-[/path]"). A
+ *  name without separators is one part. */
+export function nameParts(name: string): string[] {
+  let first = "", slash = "";
+  for (const m of name.matchAll(PATH)) {
+    if (!first) first = m[0];
+    if (m[0].includes("/")) {
+      slash = m[0];
+      break;
+    }
+  }
+  const path = slash || first;
+  if (!path) return [name];
+  return path.split(SEP).filter((p) => p !== "");
+}
+
+/** Builds the tree: top level Myelin graph (when the layer has one) or the
+ *  first name part, then name prefixes, then the layer. Chains of groups
+ *  with one child are merged so every level splits something. */
+export function buildTree(m: Model): TNode {
+  const byTime = m.timed && m.avg.some((v) => v > 0);
+  const root: TNode = { name: "engine", path: "engine", value: 0, count: 0, children: [], layer: -1, parent: null, type: "" };
+  const index = new Map<TNode, Map<string, TNode>>();
+  const child = (p: TNode, key: string): TNode => {
+    let kids = index.get(p);
+    if (!kids) index.set(p, (kids = new Map()));
+    let c = kids.get(key);
+    if (!c) {
+      c = { name: key, path: p === root ? key : p.path + " / " + key, value: 0, count: 0, children: [], layer: -1, parent: p, type: "" };
+      kids.set(key, c);
+      p.children!.push(c);
+    }
+    return c;
+  };
+  for (let i = 0; i < m.n; i++) {
+    const v = byTime ? (m.avg[i] > 0 ? m.avg[i] : 0) : 1;
+    let at = root;
+    if (m.subgraph[i]) at = child(at, m.subgraph[i]);
+    const parts = nameParts(m.names[i]);
+    if (m.myelin[i] >= 0) at = child(at, "Myelin graph " + m.myelin[i]);
+    // The last part names the layer itself; the ones before are its blocks.
+    for (let d = 0; d < Math.min(MAX_DEPTH, parts.length - 1); d++) at = child(at, parts[d]);
+    at.children!.push({ name: m.names[i], path: m.names[i], value: v, count: 1, children: null, layer: i, parent: at, type: m.type[i] });
+  }
+  finish(root);
+  return merge(root);
+}
+
+/** Sums values and counts bottom-up, picks each group's dominant type and
+ *  sorts children largest first. Iterative: names can nest deeply. */
+function finish(root: TNode): void {
+  const post: TNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    post.push(n);
+    if (n.children) for (const c of n.children) if (c.children) stack.push(c);
+  }
+  for (let k = post.length - 1; k >= 0; k--) {
+    const n = post[k];
+    const byType = new Map<string, number>();
+    n.value = 0;
+    n.count = 0;
+    for (const c of n.children!) {
+      n.value += c.value;
+      n.count += c.count;
+      byType.set(c.type, (byType.get(c.type) || 0) + c.value + 1e-9 * c.count);
+    }
+    let best = "", bv = -1;
+    for (const [t, v] of byType) if (v > bv) [best, bv] = [t, v];
+    n.type = best;
+    n.children!.sort((a, b) => b.value - a.value || b.count - a.count || (a.name < b.name ? -1 : 1));
+  }
+}
+
+/** Replaces each group that has a single group child by that child (with
+ *  the joined name), top-down. */
+function merge(root: TNode): TNode {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!n.children) continue;
+    for (let k = 0; k < n.children.length; k++) {
+      let c = n.children[k];
+      while (c.children && c.children.length === 1 && c.children[0].children) {
+        const g = c.children[0];
+        g.name = c.name + " / " + g.name;
+        g.parent = n;
+        c = g;
+      }
+      n.children[k] = c;
+      c.parent = n;
+      stack.push(c);
+    }
+  }
+  // An engine with one top group starts inside it.
+  let r = root;
+  while (r.children && r.children.length === 1 && r.children[0].children) {
+    r = r.children[0];
+    r.parent = null;
+  }
+  return r;
+}
+
+export interface Rect { x: number; y: number; w: number; h: number; node: TNode; depth: number }
+
+/** Squarified treemap of the children of a group inside a rectangle. */
+export function squarify(kids: TNode[], x: number, y: number, w: number, h: number, total: number, out: (n: TNode, x: number, y: number, w: number, h: number) => void): void {
+  const items = kids.filter((k) => k.value > 0);
+  if (!items.length || w <= 0 || h <= 0 || total <= 0) return;
+  const scale = (w * h) / total;
+  // Items are sorted largest first, so a row's largest area is its first
+  // and its smallest its last: each aspect test is O(1).
+  let i = 0;
+  while (i < items.length) {
+    const short = Math.min(w, h);
+    const first = items[i].value * scale;
+    let sum = first;
+    let worst = ratio(first, first, sum, short);
+    let j = i + 1;
+    while (j < items.length) {
+      const a = items[j].value * scale;
+      const r2 = ratio(first, a, sum + a, short);
+      if (r2 > worst) break;
+      sum += a;
+      worst = r2;
+      j++;
+    }
+    const thick = sum / short;
+    let off = 0;
+    for (let k = i; k < j; k++) {
+      const n = items[k];
+      const len = (n.value * scale) / thick;
+      if (w >= h) out(n, x, y + off, thick, len);
+      else out(n, x + off, y, len, thick);
+      off += len;
+    }
+    if (w >= h) {
+      x += thick;
+      w -= thick;
+    } else {
+      y += thick;
+      h -= thick;
+    }
+    i = j;
+  }
+}
+
+function ratio(mx: number, mn: number, sum: number, short: number): number {
+  const s2 = sum * sum, w2 = short * short;
+  return Math.max((w2 * mx) / s2, s2 / (w2 * mn));
+}
+
+const HEADER = 18;
+/** Rectangles smaller than this (CSS px²) are not drawn one by one. */
+const MIN_AREA = 6;
+
+export class HierarchyView {
+  readonly el: HTMLElement;
+  onSelect: (layer: number) => void = () => {};
+  private root: TNode | null = null;
+  private at: TNode | null = null;
+  private canvas: HTMLCanvasElement;
+  private crumbs: HTMLElement;
+  private status: HTMLElement;
+  private rects: Rect[] = [];
+  /** index in at.children of the keyboard focus */
+  private focus = 0;
+  private selected = -1;
+  private tip: HTMLElement;
+
+  constructor(private m: Model) {
+    this.crumbs = h("nav", { class: "tm-crumbs", id: "treemap-crumbs", attrs: { "aria-label": "Hierarchy path" } });
+    this.canvas = h("canvas", { class: "tm-canvas", id: "treemap-canvas", attrs: { tabindex: "0", role: "application",
+      "aria-roledescription": "treemap", "aria-describedby": "treemap-help" } });
+    this.status = h("p", { class: "tm-status", id: "treemap-status", attrs: { "aria-live": "polite" } });
+    this.tip = h("div", { class: "tm-tip", id: "treemap-tip", attrs: { role: "tooltip" } });
+    this.tip.hidden = true;
+    const help = h("p", { class: "muted", id: "treemap-help", text: "Area is time; colour is layer type. Click a group's header to open it, a layer to see its details. Keys: ← → move, Enter opens or selects, Escape goes up." });
+    this.el = h("section", { class: "treemap", id: "treemap", attrs: { "aria-label": "Time by hierarchy" } }, this.crumbs, h("div", { class: "tm-wrap" }, this.canvas, this.tip), this.status, help);
+    this.canvas.addEventListener("click", (ev) => this.click(ev));
+    this.canvas.addEventListener("mousemove", (ev) => this.move(ev));
+    this.canvas.addEventListener("mouseleave", () => {
+      this.tip.hidden = true;
+    });
+    this.canvas.addEventListener("keydown", (ev) => this.key(ev));
+    this.canvas.addEventListener("focus", () => this.draw());
+    this.canvas.addEventListener("blur", () => this.draw());
+  }
+
+  /** Builds the tree on first show and (re)draws at the current size. */
+  shown(): void {
+    if (!this.root) {
+      this.root = buildTree(this.m);
+      this.at = this.root;
+    }
+    this.draw();
+  }
+
+  select(layer: number): void {
+    this.selected = layer;
+    if (this.root) this.draw();
+  }
+
+  /** For tests: the drawn rectangles of the current level (CSS px, canvas-relative). */
+  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number }[]; total: number } {
+    return { at: this.at ? this.at.path : "", total: this.at ? this.at.value : 0,
+      rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value })) };
+  }
+
+  private open(n: TNode): void {
+    if (!n.children) return;
+    this.at = n;
+    this.focus = 0;
+    this.draw();
+    this.say(this.at.children![0]);
+  }
+
+  private up(): void {
+    if (this.at && this.at.parent) {
+      const from = this.at;
+      this.at = this.at.parent;
+      this.focus = Math.max(0, this.at.children!.indexOf(from));
+      this.draw();
+      this.say(from);
+    }
+  }
+
+  private describe(n: TNode): string {
+    const total = this.root!.value;
+    const share = total > 0 ? fmtPct((100 * n.value) / total) : "";
+    const size = this.m.timed ? `${fmtMs(n.value, 4)}, ${share} of the layer time` : `${fmtInt(n.count)} layer${n.count === 1 ? "" : "s"}`;
+    return n.children ? `${n.name}: ${size}, ${fmtInt(n.count)} layers, mostly ${n.type}` : `${n.name}: ${size}, ${n.type}`;
+  }
+
+  private say(n: TNode | undefined): void {
+    if (n) this.status.textContent = this.describe(n);
+  }
+
+  private crumbsFor(): void {
+    clear(this.crumbs);
+    const chain: TNode[] = [];
+    for (let n: TNode | null = this.at; n; n = n.parent) chain.unshift(n);
+    chain.forEach((n, i) => {
+      if (i > 0) this.crumbs.appendChild(document.createTextNode(" › "));
+      const last = i === chain.length - 1;
+      this.crumbs.appendChild(h("button", { class: "linkish", text: ellipsis(i === 0 && !n.parent ? "all layers" : n.name, 60), title: n.path,
+        attrs: last ? { "aria-current": "location" } : {}, on: { click: () => {
+          this.at = n;
+          this.focus = 0;
+          this.draw();
+        } } }));
+    });
+    const unit = this.m.timed ? fmtMs(this.at!.value, 4) : `${fmtInt(this.at!.count)} layers`;
+    this.crumbs.appendChild(h("span", { class: "muted", text: `  ${unit}` }));
+  }
+
+  private draw(): void {
+    if (!this.at) return;
+    this.crumbsFor();
+    const cv = this.canvas;
+    const W = Math.max(200, cv.parentElement!.clientWidth || 800);
+    const H = Math.max(260, Math.min(620, Math.round(window.innerHeight * 0.62)));
+    const dpr = window.devicePixelRatio || 1;
+    cv.width = Math.round(W * dpr);
+    cv.height = Math.round(H * dpr);
+    cv.style.width = W + "px";
+    cv.style.height = H + "px";
+    const g = cv.getContext("2d")!;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const css = getComputedStyle(document.documentElement);
+    const ink = css.getPropertyValue("--ink").trim() || "#1d2430";
+    const panel = css.getPropertyValue("--panel").trim() || "#fff";
+    const head = css.getPropertyValue("--head").trim() || "#eef2f6";
+    const accent = css.getPropertyValue("--accent").trim() || "#245f9e";
+    g.clearRect(0, 0, W, H);
+    g.font = "12px system-ui, sans-serif";
+    g.textBaseline = "top";
+    this.rects = [];
+    const at = this.at;
+    const kids = at.children || [];
+    const total = at.value;
+    let hidden = 0;
+    squarify(kids, 0, 0, W, H, total, (n, x, y, w, hh) => {
+      this.rects.push({ x, y, w, h: hh, node: n, depth: 1 });
+      if (n.children && w > 24 && hh > HEADER + 8) {
+        squarify(n.children, x + 2, y + HEADER, w - 4, hh - HEADER - 2, n.value, (c, cx, cy, cw, ch) => {
+          if (cw * ch >= MIN_AREA) this.rects.push({ x: cx, y: cy, w: cw, h: ch, node: c, depth: 2 });
+          else hidden++;
+        });
+      }
+    });
+    for (const r of this.rects) {
+      const n = r.node;
+      if (r.depth === 1 && n.children) {
+        g.fillStyle = head;
+        g.fillRect(r.x, r.y, r.w, r.h);
+        g.strokeStyle = panel;
+        g.lineWidth = 2;
+        g.strokeRect(r.x + 1, r.y + 1, r.w - 2, r.h - 2);
+        if (r.w > 30) {
+          g.fillStyle = ink;
+          g.font = "600 12px system-ui, sans-serif";
+          g.fillText(fit(g, `${n.name} · ${this.share(n)}`, r.w - 8), r.x + 4, r.y + 3);
+          g.font = "12px system-ui, sans-serif";
+        }
+        continue;
+      }
+      const fill = typeColor(n.type);
+      g.fillStyle = fill;
+      g.fillRect(r.x, r.y, r.w, r.h);
+      g.strokeStyle = panel;
+      g.lineWidth = 1;
+      g.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(0, r.w - 1), Math.max(0, r.h - 1));
+      if (r.w > 40 && r.h > 16) {
+        g.fillStyle = inkOn(fill);
+        g.fillText(fit(g, n.children ? `${n.name} (${fmtInt(n.count)})` : n.name, r.w - 6), r.x + 3, r.y + 3);
+        if (r.h > 32) g.fillText(fit(g, this.share(n), r.w - 6), r.x + 3, r.y + 18);
+      }
+    }
+    // Selected layer and keyboard focus outlines.
+    const mark = (n: TNode | undefined, colour: string, width: number) => {
+      if (!n) return;
+      for (const r of this.rects) {
+        if (r.node !== n) continue;
+        g.strokeStyle = colour;
+        g.lineWidth = width;
+        g.strokeRect(r.x + width / 2, r.y + width / 2, Math.max(0, r.w - width), Math.max(0, r.h - width));
+      }
+    };
+    if (this.selected >= 0) mark(this.rects.find((r) => r.node.layer === this.selected)?.node, "#c0392b", 3);
+    if (document.activeElement === cv) mark(kids[this.focus], accent, 3);
+    cv.setAttribute("aria-label", `Treemap of ${at === this.root ? "the engine" : at.path}: ${kids.length} part${kids.length === 1 ? "" : "s"}, largest ${kids.length ? this.describe(kids[0]) : "none"}`);
+    cv.dataset.hidden = String(hidden);
+  }
+
+  private share(n: TNode): string {
+    const t = this.root!.value;
+    return this.m.timed ? `${fmtMs(n.value, 3)} · ${fmtPct(t > 0 ? (100 * n.value) / t : 0)}` : `${fmtInt(n.count)} layers`;
+  }
+
+  private hit(ev: MouseEvent): Rect | null {
+    const b = this.canvas.getBoundingClientRect();
+    const x = ev.clientX - b.left, y = ev.clientY - b.top;
+    let found: Rect | null = null;
+    for (const r of this.rects) if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h && (!found || r.depth > found.depth)) found = r;
+    return found;
+  }
+
+  private click(ev: MouseEvent): void {
+    const r = this.hit(ev);
+    if (!r) return;
+    const n = r.node;
+    if (!n.children) {
+      this.selected = n.layer;
+      this.onSelect(n.layer);
+      this.draw();
+    } else this.open(n);
+  }
+
+  private move(ev: MouseEvent): void {
+    const r = this.hit(ev);
+    if (!r) {
+      this.tip.hidden = true;
+      return;
+    }
+    this.tip.hidden = false;
+    this.tip.textContent = this.describe(r.node) + (r.node.children ? " — click to open" : " — click for details");
+    const b = this.canvas.getBoundingClientRect();
+    const x = ev.clientX - b.left, y = ev.clientY - b.top;
+    this.tip.style.left = Math.min(x + 14, b.width - 260) + "px";
+    this.tip.style.top = y + 16 + "px";
+  }
+
+  private key(ev: KeyboardEvent): void {
+    const kids = this.at?.children || [];
+    if (!kids.length) return;
+    let handled = true;
+    switch (ev.key) {
+      case "ArrowRight":
+      case "ArrowDown":
+        this.focus = (this.focus + 1) % kids.length;
+        break;
+      case "ArrowLeft":
+      case "ArrowUp":
+        this.focus = (this.focus - 1 + kids.length) % kids.length;
+        break;
+      case "Home":
+        this.focus = 0;
+        break;
+      case "End":
+        this.focus = kids.length - 1;
+        break;
+      case "Enter":
+      case " ": {
+        const n = kids[this.focus];
+        if (n.children) this.open(n);
+        else {
+          this.selected = n.layer;
+          this.onSelect(n.layer);
+        }
+        break;
+      }
+      case "Escape":
+      case "Backspace":
+        this.up();
+        break;
+      default:
+        handled = false;
+    }
+    if (!handled) return;
+    ev.preventDefault();
+    this.draw();
+    this.say(this.at!.children![this.focus]);
+  }
+}
+
+/** s shortened with … to fit width px in the context's font. */
+function fit(g: CanvasRenderingContext2D, s: string, width: number): string {
+  if (g.measureText(s).width <= width) return s;
+  let lo = 0, hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (g.measureText(s.slice(0, mid) + "…").width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 ? s.slice(0, lo) + "…" : "";
+}
