@@ -164,6 +164,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 	}
 	addRunFacts(&out, in, b.TimesPath, &msgs)
 	if detailed {
+		out.Memory = engineMemory(layers, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
 		total := 0.0
 		if out.Timing != nil {
 			total = out.Timing.AverageInferenceMs

@@ -152,6 +152,8 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 	e.model(&b.Model)
 	e.Key(false, "engines")
 	e.engines(&b.Engines)
+	e.Key(false, "memory")
+	e.memory(b.Memory)
 	e.Key(false, "records")
 	if err := flush(); err != nil {
 		return err
@@ -548,6 +550,48 @@ func (e enc) model(m *Model) {
 	e.Buf = append(e.Buf, ']')
 	e.Key(false, "dynamic_dims")
 	e.Bool(m.DynamicDims)
+	e.Buf = append(e.Buf, '}')
+}
+
+func (e enc) memory(m *Memory) {
+	if m == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "weights_bytes")
+	e.Float("memory.weights_bytes", m.WeightsBytes)
+	e.Key(false, "weight_layers")
+	e.Int(int64(m.WeightLayers))
+	e.Key(false, "weights_unknown")
+	e.Int(int64(m.WeightsUnknown))
+	e.Key(false, "largest_activations")
+	e.Buf = append(e.Buf, '[')
+	for i := range m.LargestActivations {
+		if i > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		a := &m.LargestActivations[i]
+		e.Buf = append(e.Buf, '{')
+		e.Key(true, "name")
+		e.Str(a.Name)
+		e.Key(false, "bytes")
+		e.Float("memory.largest_activations.bytes", a.Bytes)
+		e.Key(false, "dimensions")
+		e.Int64s(a.Dimensions)
+		e.Key(false, "format")
+		e.Str(a.Format)
+		e.Key(false, "producer")
+		e.Int(int64(a.Producer))
+		e.Buf = append(e.Buf, '}')
+	}
+	e.Buf = append(e.Buf, ']')
+	e.Key(false, "activation_tensors")
+	e.Int(int64(m.ActivationTensors))
+	e.Key(false, "dynamic_tensors")
+	e.Int(int64(m.DynamicTensors))
+	e.Key(false, "notes")
+	e.Strs(m.Notes)
 	e.Buf = append(e.Buf, '}')
 }
 

@@ -148,6 +148,10 @@ func smallDoc() *AnalyzeData {
 			{Name: "FP32", Count: 1, TimeMs: 0.125, Percentage: 6.25},
 		},
 		Concentration: &Concentration{Layers50: 1, Layers80: 2, Layers90: 3},
+		Memory: &Memory{WeightsBytes: 18432, WeightLayers: 2, LargestActivations: []Activation{
+			{Name: "t2", Bytes: 1605632, Dimensions: []int64{1, 64, 112, 112}, Format: fp16, Producer: 2},
+			{Name: "t0", Bytes: 1605632, Dimensions: []int64{1, 64, 112, 112}, Format: fp16, Producer: 0},
+		}, ActivationTensors: 4, Notes: []string{}},
 		Roofline: &Roofline{TimeBasis: RooflineAvgMs, TimeScale: 1, ReferenceSource: "layer_sum", Layers: 1, ComputeBound: 1,
 			TimeMs: 0.5, FLOPs: 1e11, Bytes: 1e8, AchievedTFLOPS: 200, Notes: []string{}},
 		Issues: []Finding{
@@ -303,6 +307,7 @@ func bigDoc(n int) *AnalyzeData {
 	b.PrecisionBreakdown = []Breakdown{{Name: "BF16", Count: n, TimeMs: sumAvg, Percentage: 100}}
 	b.Concentration = nil
 	b.Roofline = nil
+	b.Memory = nil
 	b.Issues = []Finding{}
 	b.Positives = []Positive{}
 	b.Overview = []OverviewItem{}

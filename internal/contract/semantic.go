@@ -156,6 +156,7 @@ func (c *checker) backend(p string, b *Backend) {
 	}
 	c.records(p, b)
 	c.roofline(p, b)
+	c.memory(p, b)
 	c.graph(p, b)
 	c.device(p, b.Device)
 	if b.Timing != nil {

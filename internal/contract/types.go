@@ -79,25 +79,28 @@ type Validation struct {
 
 // Backend is one engine build (one label) and everything known about it.
 type Backend struct {
-	Label              string            `json:"label"`
-	Validation         BackendValidation `json:"validation"`
-	LayerCount         int               `json:"layer_count"`
-	ProfileCount       int               `json:"profile_count"`
-	ProfileKind        string            `json:"profile_kind"` // trtexec, latency-dict or "" without a profile
-	Layers             []Layer           `json:"layers"`
-	Graph              Graph             `json:"graph"`
-	Count              *int64            `json:"count"`
-	CountSource        string            `json:"count_source"` // header, samples, inferred_time_ratio, none
-	Timing             *Timing           `json:"timing"`
-	Device             *Device           `json:"device"`
-	Build              *Build            `json:"build"`
-	Model              Model             `json:"model"`
-	Engines            Engines           `json:"engines"`
-	Records            []Record          `json:"records"`
-	TypeBreakdown      []Breakdown       `json:"type_breakdown"`
-	TagBreakdown       []Breakdown       `json:"tag_breakdown"`
-	PrecisionBreakdown []Breakdown       `json:"precision_breakdown"`
-	Concentration      *Concentration    `json:"concentration"`
+	Label        string            `json:"label"`
+	Validation   BackendValidation `json:"validation"`
+	LayerCount   int               `json:"layer_count"`
+	ProfileCount int               `json:"profile_count"`
+	ProfileKind  string            `json:"profile_kind"` // trtexec, latency-dict or "" without a profile
+	Layers       []Layer           `json:"layers"`
+	Graph        Graph             `json:"graph"`
+	Count        *int64            `json:"count"`
+	CountSource  string            `json:"count_source"` // header, samples, inferred_time_ratio, none
+	Timing       *Timing           `json:"timing"`
+	Device       *Device           `json:"device"`
+	Build        *Build            `json:"build"`
+	Model        Model             `json:"model"`
+	Engines      Engines           `json:"engines"`
+	// Memory is what the layer info says of the engine's memory; null
+	// without detailed layer info (absent in older files).
+	Memory             *Memory        `json:"memory"`
+	Records            []Record       `json:"records"`
+	TypeBreakdown      []Breakdown    `json:"type_breakdown"`
+	TagBreakdown       []Breakdown    `json:"tag_breakdown"`
+	PrecisionBreakdown []Breakdown    `json:"precision_breakdown"`
+	Concentration      *Concentration `json:"concentration"`
 	// Roofline says how records' roofline positions were computed and
 	// sums them up; null when no record has flops and a time.
 	Roofline  *Roofline      `json:"roofline"`
@@ -407,6 +410,36 @@ type InputShape struct {
 	Name       string  `json:"name"`
 	Dimensions []int64 `json:"dimensions"`
 	DataType   string  `json:"data_type"`
+}
+
+// Memory is the engine's weights and its largest activations, from the
+// layer info.
+type Memory struct {
+	// WeightsBytes sums every weights blob of every layer (weights, bias,
+	// scale, constants, a Myelin region's Constants) at its stored type.
+	WeightsBytes float64 `json:"weights_bytes"`
+	WeightLayers int     `json:"weight_layers"` // layers holding weights
+	// WeightsUnknown counts blobs whose type or shape has no known size
+	// (not in weights_bytes).
+	WeightsUnknown int `json:"weights_unknown"`
+	// LargestActivations are the largest distinct tensors between layers
+	// (graph inputs included), largest first, at most five.
+	LargestActivations []Activation `json:"largest_activations"`
+	// ActivationTensors counts the distinct tensors sized; DynamicTensors
+	// those with a dynamic (-1) dimension or unknown format, not sized.
+	ActivationTensors int      `json:"activation_tensors"`
+	DynamicTensors    int      `json:"dynamic_tensors"`
+	Notes             []string `json:"notes"`
+}
+
+// Activation is one tensor between layers with its size in its format
+// (vectorized formats pad the channel dimension).
+type Activation struct {
+	Name       string  `json:"name"`
+	Bytes      float64 `json:"bytes"`
+	Dimensions []int64 `json:"dimensions"`
+	Format     string  `json:"format"`
+	Producer   int     `json:"producer"` // layer index; -1 for a graph input
 }
 
 // Engines are the partition hints of a backend.

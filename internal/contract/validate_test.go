@@ -177,6 +177,9 @@ func TestValidateTamperedSmall(t *testing.T) {
 		{name: "roofline peak the device lacks", ptr: "/results/0/records/0/roofline/peak_precision", value: "int8", semantic: "/results/0/records/0/roofline/peak_precision"},
 		{name: "roofline without work", ptr: "/results/0/records/0/flops", value: nil, semantic: "/results/0/records/0/roofline"},
 		{name: "roofline totals", ptr: "/results/0/roofline/layers", value: 2, semantic: "/results/0/roofline/layers"},
+		{name: "activation not the producer's", ptr: "/results/0/memory/largest_activations/0/producer", value: 1, semantic: "/results/0/memory/largest_activations/0/producer"},
+		{name: "activations not largest first", ptr: "/results/0/memory/largest_activations/1/bytes", value: 2e6, semantic: "/results/0/memory/largest_activations/1/bytes"},
+		{name: "activation listed twice", ptr: "/results/0/memory/largest_activations/1/name", value: "t2", semantic: "/results/0/memory/largest_activations/1/name"},
 		{name: "roofline basis", ptr: "/results/0/roofline/time_basis", value: "wall", schema: "/results/0/roofline/time_basis"},
 	})
 }

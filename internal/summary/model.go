@@ -49,6 +49,10 @@ type view struct {
 	Build     string                  `json:"build,omitempty"`
 	Inventory *inventory              `json:"inventory,omitempty"`
 	Guessed   bool                    `json:"layer_kinds_guessed,omitempty"`
+	TensorRT  string                  `json:"tensorrt_version,omitempty"`
+	Graph     string                  `json:"graph,omitempty"` // DAG, cycle or "" when not built
+	Memory    string                  `json:"memory,omitempty"`
+	Roofline  string                  `json:"roofline,omitempty"`
 }
 
 type row struct {
@@ -87,6 +91,12 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 			v.EndToEnd, v.Measured = b.Timing.EndToEnd, b.Timing.Measured
 		}
 		v.Device, v.Build, v.Inventory = deviceLine(b.Device), buildLine(b.Build), inventoryOf(b)
+		v.TensorRT, v.Graph = trtVersion(b), graphState(b)
+		nw := opt.NameWidth
+		if nw <= 0 {
+			nw = 60
+		}
+		v.Memory, v.Roofline = memoryLine(b.Memory, nw), rooflineLine(b, nw)
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}

@@ -172,12 +172,12 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		}
 	}
 	for _, v := range views {
-		fmt.Fprintf(w, "\nbackend %s: %s %s, %d layers, %d profile records, %s\n",
-			p.bold(v.Label), p.status(v.Status), v.Mode, v.Layers, v.Records, countText(v.Count))
+		fmt.Fprintf(w, "\nbackend %s: %s %s, %s, %d layers, %d profile records, %s\n",
+			p.bold(v.Label), p.status(v.Status), v.Mode, headerFacts(v), v.Layers, v.Records, countText(v.Count))
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "  %s\n", m)
 		}
-		for _, l := range []string{v.Device, v.Build} {
+		for _, l := range []string{v.Device, v.Build, v.Memory} {
 			if l != "" {
 				fmt.Fprintf(w, "  %s\n", l)
 			}
@@ -212,6 +212,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		if e := v.EndToEnd; e != nil {
 			fmt.Fprintf(w, "  end to end %s ms mean, %s median, %s p99 over %d inferences (%s); the layer sum is %.2f× that\n",
 				ms(e.MeanMs), ms(e.MedianMs), ms(e.P99Ms), e.Iterations, e.Source, e.ProfileOverhead)
+		}
+		if v.Roofline != "" {
+			fmt.Fprintf(w, "  %s\n", v.Roofline)
 		}
 		if v.Conc != nil {
 			fmt.Fprintf(w, "  %d layers make 50%% of the time, %d make 80%%, %d make 90%%\n", v.Conc.Layers50, v.Conc.Layers80, v.Conc.Layers90)
@@ -317,7 +320,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 	}
 	for _, v := range views {
 		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
-		fmt.Fprintf(w, "%d layers, %d profile records, %s", v.Layers, v.Records, countText(v.Count))
+		fmt.Fprintf(w, "%s, %d layers, %d profile records, %s", headerFacts(v), v.Layers, v.Records, countText(v.Count))
 		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
 			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
 			if m := measuredText(v.Measured); m != "" {
@@ -334,7 +337,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "\n> %s\n", mdCell(m))
 		}
-		for _, l := range []string{v.Device, v.Build} {
+		for _, l := range []string{v.Device, v.Build, v.Memory} {
 			if l != "" {
 				fmt.Fprintf(w, "\n- %s\n", mdCell(l))
 			}
@@ -348,6 +351,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		}
 		if v.Guessed {
 			fmt.Fprintln(w, "\nProfile only: layer kinds are guessed from layer names.")
+		}
+		if v.Roofline != "" {
+			fmt.Fprintf(w, "\n- %s\n", mdCell(v.Roofline))
 		}
 		fmt.Fprintf(w, "\n### Top %d of %d layers\n\n| # | avg ms | share | cum | type | precision | name |\n|---:|---:|---:|---:|---|---|---|\n", len(v.Top), v.TopOf)
 		for _, r := range v.Top {

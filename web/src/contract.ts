@@ -206,6 +206,7 @@ export interface Backend {
   build?: Build | null;
   model: Model;
   engines: Engines;
+  memory?: Memory | null;
   /** One per profiled layer, in profile order. */
   records: Record[];
   type_breakdown: Breakdown[];
@@ -541,6 +542,30 @@ export interface Record {
   /** Bytes moved per inference: weights plus input and output activations; null when flops is null. */
   bytes?: number | null;
   roofline?: RecordRoofline | null;
+}
+
+/** The engine's weights and largest activations from the layer info; null without detailed layer info (absent in older files). */
+export interface Memory {
+  /** Sum of every weights blob of every layer (weights, bias, scale, constants, a Myelin region's Constants) at its stored type. */
+  weights_bytes: number;
+  /** Layers holding weights. */
+  weight_layers: number;
+  /** Weights blobs whose type or shape has no known size, left out of weights_bytes. */
+  weights_unknown: number;
+  /** The largest distinct tensors between layers (graph inputs included), largest first, at most five; a vectorized format pads the channel dimension. */
+  largest_activations: {
+    name: string;
+    bytes: number;
+    dimensions: number[];
+    format: string;
+    /** Index of the layer writing it; -1 for a graph input. */
+    producer: number;
+  }[];
+  /** Distinct tensors sized. */
+  activation_tensors: number;
+  /** Distinct tensors with a dynamic (-1) dimension or a format of unknown size, not sized. */
+  dynamic_tensors: number;
+  notes: Strings;
 }
 
 /** How the records' roofline positions were computed, and their totals; null (or absent in older files) when no record has flops and a time. */

@@ -1,0 +1,181 @@
+package summary
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// Lines about the engine itself: TensorRT version, graph shape, memory
+// and the roofline.
+
+// trtVersion is the backend's TensorRT version, "" when unknown.
+func trtVersion(b *contract.Backend) string {
+	if b.Build != nil && b.Build.TensorRTVersion != nil {
+		return *b.Build.TensorRTVersion
+	}
+	return ""
+}
+
+// graphState is "DAG", "cycle" or "" when the graph was not built (no
+// layers, names-only layer info).
+func graphState(b *contract.Backend) string {
+	switch {
+	case b.Graph.IsDAG:
+		return "DAG"
+	case b.Graph.Cycle != nil:
+		return "cycle"
+	}
+	return ""
+}
+
+// headerFacts are the backend header's TensorRT version and graph words.
+func headerFacts(v view) string {
+	var parts []string
+	if v.TensorRT != "" {
+		parts = append(parts, "TensorRT "+v.TensorRT)
+	} else {
+		parts = append(parts, "TensorRT version unknown")
+	}
+	switch v.Graph {
+	case "DAG":
+		parts = append(parts, "graph is a DAG")
+	case "cycle":
+		parts = append(parts, "graph has a cycle")
+	default:
+		if v.Layers > 0 {
+			parts = append(parts, "graph unknown")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bytesText is a byte count in binary units.
+func bytesText(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+func dimsText(d []int64) string {
+	s := make([]string, len(d))
+	for i, x := range d {
+		s[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(s, "x")
+}
+
+// memoryLine says what the weights and the largest activations take.
+func memoryLine(m *contract.Memory, nameWidth int) string {
+	if m == nil {
+		return ""
+	}
+	s := fmt.Sprintf("memory weights %s in %d layers", bytesText(m.WeightsBytes), m.WeightLayers)
+	if m.WeightsUnknown > 0 {
+		s += fmt.Sprintf(" (+%d blobs of unknown size)", m.WeightsUnknown)
+	}
+	if len(m.LargestActivations) > 0 {
+		var acts []string
+		for _, a := range m.LargestActivations[:min(3, len(m.LargestActivations))] {
+			acts = append(acts, fmt.Sprintf("%s %s (%s %s)", Shorten(a.Name, nameWidth/2), bytesText(a.Bytes), dimsText(a.Dimensions), shortFormat(a.Format)))
+		}
+		s += "; largest activations " + strings.Join(acts, ", ")
+	}
+	for _, n := range m.Notes {
+		if strings.Contains(n, "Myelin region") {
+			s += "; " + n
+		}
+	}
+	return s
+}
+
+// rooflineLine sums up the roofline: overall rate, bound counts and the
+// layers that lose the most time below their roof.
+func rooflineLine(b *contract.Backend, nameWidth int) string {
+	rf := b.Roofline
+	if rf == nil {
+		return ""
+	}
+	s := fmt.Sprintf("roofline %d layers with FLOPs take %s ms", rf.Layers, ms(rf.TimeMs))
+	if rf.TimeBasis == contract.RooflineAvgMsScaled {
+		s += fmt.Sprintf(" (layer times × %.3g to the measured GPU compute)", rf.TimeScale)
+	} else {
+		s += " (profiled layer times)"
+	}
+	s += fmt.Sprintf(" at %.4g TFLOP/s overall", rf.AchievedTFLOPS)
+	if rf.ComputeBound+rf.MemoryBound == 0 {
+		return s + "; bound unknown without device peak and bandwidth"
+	}
+	s += fmt.Sprintf("; %d compute-bound, %d memory-bound", rf.ComputeBound, rf.MemoryBound)
+	type lost struct {
+		name  string
+		pct   float64
+		bound string
+		ms    float64
+	}
+	var ls []lost
+	for i := range b.Records {
+		x := b.Records[i].Roofline
+		if x == nil || x.PctOfAttainable == nil || x.Bound == nil {
+			continue
+		}
+		ls = append(ls, lost{b.Records[i].Name, *x.PctOfAttainable, *x.Bound, x.TimeMs * (1 - min(1, *x.PctOfAttainable/100))})
+	}
+	slices.SortStableFunc(ls, func(a, b lost) int { return cmp.Compare(b.ms, a.ms) })
+	var parts []string
+	for _, l := range ls[:min(3, len(ls))] {
+		parts = append(parts, fmt.Sprintf("%s %.3g%% of its %s roof", Shorten(l.name, nameWidth/2), l.pct, l.bound))
+	}
+	if len(parts) > 0 {
+		s += "; furthest below the roof by time: " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// shortFormat names a TensorRT format string the way trtexec's
+// --inputIOFormats spells it ("Channel major FP16 format where channel %
+// 8 == 0" is fp16:hwc8); the string itself when it is not recognised.
+func shortFormat(f string) string {
+	low := strings.ToLower(f)
+	typ := ""
+	for _, t := range []struct{ word, name string }{{"bfloat16", "bf16"}, {"bf16", "bf16"}, {"fp16", "fp16"}, {"half", "fp16"}, {"fp32", "fp32"}, {"float", "fp32"}, {"int8", "int8"}, {"fp8", "fp8"}, {"int32", "int32"}, {"int64", "int64"}, {"bool", "bool"}} {
+		if strings.Contains(low, t.word) {
+			typ = t.name
+			break
+		}
+	}
+	if typ == "" {
+		return f
+	}
+	vec := map[string]string{"two": "2", "four": "4", "eight": "8", "sixteen": "16", "thirty-two": "32"}
+	switch {
+	case strings.Contains(low, "channel major"):
+		if i := strings.Index(low, "channel % "); i >= 0 {
+			n := strings.Fields(low[i+len("channel % "):])
+			if len(n) > 0 {
+				return typ + ":hwc" + n[0]
+			}
+		}
+		return typ + ":hwc"
+	case strings.Contains(low, "wide channel vectorized"):
+		words := strings.Fields(low[:strings.Index(low, " wide channel vectorized")])
+		if len(words) > 0 {
+			if n, ok := vec[words[len(words)-1]]; ok {
+				return typ + ":chw" + n
+			}
+		}
+	case strings.Contains(low, "row major linear"), strings.Contains(low, "row major"), !strings.Contains(low, " "):
+		return typ + ":chw"
+	}
+	return f
+}
