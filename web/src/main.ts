@@ -9,6 +9,7 @@ import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
 import { arrowTabs, ViewTabs } from "./tabs";
+import { showCompare } from "./compare";
 import { loadColumns } from "./loader";
 import { LayerTable } from "./table";
 import type { AnalyzeData, Backend, Breakdown, Finding } from "./types";
@@ -23,7 +24,7 @@ interface Current {
 
 let current: Current | null = null;
 
-function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void): HTMLElement {
+function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void, onCompare: (() => void) | null): HTMLElement {
   const comps = (d.model_components || []).join(", ");
   const v = d.validation;
   const tabs = h("nav", { class: "tabs", id: "backend-tabs", attrs: { role: "tablist", "aria-label": "Backends" } });
@@ -34,6 +35,11 @@ function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void):
       h("span", { class: "tab-label", text: b.label }), badge(b.validation.status, b.validation.status), h("span", { class: "tab-mode", text: mode }));
     tabs.appendChild(tab);
   });
+  if (onCompare) {
+    const n = d.comparison!.pairs.length;
+    tabs.appendChild(h("button", { class: "tab tab-compare", id: "compare-tab", attrs: { role: "tab", "aria-selected": "false", "aria-controls": "backend", "data-index": "compare" }, on: { click: onCompare } },
+      h("span", { class: "tab-label", text: "Compare" }), h("span", { class: "tab-mode", text: `${n + 1} backends` })));
+  }
   return h("header", { class: "top" },
     h("div", { class: "title-row" },
       h("h1", null, h("span", { class: "brand", text: "trtperf" }), " ", h("span", { id: "model-name", text: d.model_name || "unknown model" })),
@@ -46,13 +52,41 @@ function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void):
     tabs);
 }
 
-function showBackend(root: HTMLElement, b: Backend, idx: number): void {
+/** Marks the header tab whose data-index is key as the shown one. */
+function activateTab(key: string): void {
   for (const t of document.querySelectorAll<HTMLElement>("#backend-tabs .tab")) {
-    const on = t.dataset.index === String(idx);
+    const on = t.dataset.index === key;
     t.classList.toggle("active", on);
     t.setAttribute("aria-selected", on ? "true" : "false");
     t.tabIndex = on ? 0 : -1;
   }
+}
+
+/** The compare tab: every usable backend against the baseline. */
+function showComparison(root: HTMLElement, d: AnalyzeData): void {
+  activateTab("compare");
+  clear(root);
+  delete document.body.dataset.ready;
+  const token = {};
+  current = { token, m: null, table: null, graph: null };
+  const live = () => current !== null && current.token === token;
+  window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
+  showCompare(root, d, {
+    live,
+    setGraph: (g) => {
+      if (live()) current!.graph = g;
+    },
+    busy: () => {
+      if (live()) delete document.body.dataset.ready;
+    },
+    ready: () => {
+      if (live()) requestAnimationFrame(markReady);
+    },
+  });
+}
+
+function showBackend(root: HTMLElement, b: Backend, idx: number): void {
+  activateTab(String(idx));
   clear(root);
   delete document.body.dataset.ready;
   const view = window.TRTPERF_VIEW![idx];
@@ -186,7 +220,8 @@ function main(): void {
   const results = d.results || [];
   const body = h("main", { id: "backend", attrs: { role: "tabpanel" } });
   const onTab = (i: number) => showBackend(body, results[i], i);
-  app.appendChild(header(d, results, onTab));
+  const comparable = !!(d.comparison && d.comparison.pairs && d.comparison.pairs.length);
+  app.appendChild(header(d, results, onTab, comparable ? () => showComparison(body, d) : null));
   app.appendChild(body);
   if (!results.length) {
     body.appendChild(h("p", { class: "failed-banner", text: "This analysis has no backends: no layer-info or profile dumps were found." }));
