@@ -2,7 +2,6 @@ package browsertests
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/trtperf/trtperf/internal/cli"
@@ -74,15 +71,20 @@ func checkCompareTab(t *testing.T, src, name string) {
 			checkPair(t, p, pr, at, int(vp.w))
 		}
 		if vp.w == 1280 {
-			p.click(t, "#pair-tab-0")
-			waitReady(t, p)
-			p.click(t, `#aligned-table tr[data-row="0"]`)
-			waitReady(t, p)
-			p.screenshot(t, "compare-"+name+"-light")
-			p.do(t, darkMode(true))
-			p.do(t, js(`window.dispatchEvent(new Event("resize"))`), chromedp.Sleep(100*time.Millisecond))
-			p.screenshot(t, "compare-"+name+"-dark")
-			p.do(t, darkMode(false))
+			// Light and dark: screenshots with a group highlighted, and
+			// every visible text of the tab meets WCAG AA contrast.
+			seen := map[string]bool{}
+			for _, scheme := range []string{"light", "dark"} {
+				p.do(t, colorScheme(scheme))
+				p.click(t, "#pair-tab-1")
+				p.click(t, "#pair-tab-0")
+				waitReady(t, p)
+				p.click(t, `#aligned-table tr[data-row="0"]`)
+				waitReady(t, p)
+				p.screenshot(t, "compare-"+name+"-"+scheme)
+				checkContrast(t, p, fmt.Sprintf("%s compare tab %s", name, scheme), seen)
+			}
+			p.do(t, colorScheme("light"))
 		}
 	}
 	noJSErrors(t, p)
@@ -91,18 +93,6 @@ func checkCompareTab(t *testing.T, src, name string) {
 func waitReady(t *testing.T, p *page) {
 	t.Helper()
 	p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
-}
-
-// darkMode switches prefers-color-scheme.
-func darkMode(on bool) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		var f []*emulation.MediaFeature
-		if on {
-			f = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}
-		}
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: f})
-		return err
-	})
 }
 
 // printedMs reads the number of a "0.251 ms" label and how many decimals

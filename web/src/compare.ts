@@ -470,7 +470,7 @@ function alignedTable(p: ComparisonPair, onPick: (r: PairRow) => void): { el: HT
       h("td", null, badge(KIND_TEXT[r.kind], "kind-" + r.kind)),
       h("td", { title: r.a_name }, h("span", { class: "mono cmp-name", text: names(r.a_layers, r.a_name) })),
       h("td", { title: r.b_name }, h("span", { class: "mono cmp-name", text: names(r.b_layers, r.b_name) })),
-      h("td", { text: r.type }),
+      h("td", { class: "cmp-type", title: r.type + (r.region ? ` · region ${r.region}` : ""), text: r.type }),
       h("td", { class: "c-num", text: r.a_layers.length ? fmtMsAuto(r.a_ms) : "—" }),
       h("td", { class: "c-num", text: r.b_layers.length ? fmtMsAuto(r.b_ms) : "—" }),
       h("td", { class: "c-num " + (up ? "delta-up" : r.delta_ms < 0 ? "delta-down" : ""), text: signedMs(r.delta_ms) }),
