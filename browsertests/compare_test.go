@@ -117,7 +117,7 @@ func samePrinted(got float64, dec int, v float64) bool {
 	return math.Abs(got-v) <= 0.5*math.Pow(10, -float64(dec))+1e-12
 }
 
-type box struct{ Left, Right, Top, Bottom, Width, Height float64 }
+type rect struct{ Left, Right, Top, Bottom, Width, Height float64 }
 
 func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw int) {
 	t.Helper()
@@ -136,7 +136,7 @@ func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw
 	stacks := eval[[]struct {
 		Label      string
 		Total, Sum float64
-		Boxes      []box
+		Boxes      []rect
 	}](t, p, `(() => {
 		document.getElementById("stacks").scrollIntoView({block: "center", behavior: "instant"});
 		return Array.from(document.querySelectorAll("#stacks .stack-row")).map((r) => ({
@@ -167,7 +167,7 @@ func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw
 	wf := eval[struct {
 		First, Last string
 		Steps       []float64
-		Boxes       []box
+		Boxes       []rect
 	}](t, p, `(() => {
 		document.getElementById("waterfall").scrollIntoView({block: "center", behavior: "instant"});
 		const rows = Array.from(document.querySelectorAll("#waterfall .wf-row"));
