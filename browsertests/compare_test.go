@@ -36,7 +36,7 @@ func TestCompareTabGenerated(t *testing.T) {
 func TestCompareTabCorpus(t *testing.T) {
 	// Skips with a message when ../shared/corpus is absent;
 	// TestCompareTabGenerated covers the tab without it.
-	checkCompareTab(t, filepath.Join(corpustest.Dir(t), "trex-resnet18-a100-qat"), "trex-resnet18-a100-qat")
+	checkCompareTab(t, filepath.Join(corpustest.Dir(t, corpustest.Reports), "trex-resnet18-a100-qat"), "trex-resnet18-a100-qat")
 }
 
 // checkCompareTab packages src, opens its compare tab at two window sizes
