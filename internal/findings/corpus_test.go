@@ -63,26 +63,29 @@ var verdicts = []struct {
 	dir, label string
 	rule       string  // "" for a clean backend
 	figure     float64 // percent
+	// gain: the figure is a sibling build's measured gain, the truth an
+	// estimated price is held to (recoverable_share, not the owned share).
+	gain bool
 }{
-	{"trex-resnet18-a100-fp32-fp16", "fp16", "input_prologue", 8},
-	{"trex-resnet18-a100-fp32-fp16", "fp32", "fp32_engine", 57},
-	{"trex-resnet18-a100-qat", "int8-qat", "qdq_placement", 43},
-	{"trex-resnet18-a100-qat", "int8-qat-residual", "input_quantize", 14},
-	{"trex-resnet18-a100-qat", "int8-qat-residual-qgap", "input_quantize", 14},
-	{"trex-tf-resnet50-rtx3090", "fp16", "input_prologue", 6.4},
-	{"trex-tf-resnet50-rtx3090", "int8-qat", "input_prologue", 11.3},
-	{"trex-tf-resnet50-rtx3090", "fp32", "fp32_engine", 67},
-	{"trex-mobilenetv2-qat-titanrtx", "int8-qat", "qdq_placement", 17},
-	{"trex-mobilenetv2-qat-titanrtx", "int8-qat-residuals", "", 0},
-	{"kalfazed-vgg16-fp32-rtx3080-trt85", "fp32", "bandwidth_bound_gemv", 25},
-	{"fuzzy-alexnet-trtexec-rtx3060-myelin", "fp16", "bandwidth_bound_gemv", 72},
-	{"fuzzy-resnet18-rtx3060-three-paths", "onnx-trt", "fp32_engine", 70},
-	{"fuzzy-resnet18-rtx3060-three-paths", "trtexec", "", 0},
-	{"fuzzy-resnet18-rtx3060-three-paths", "torch-trt", "", 0},
-	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "torch-trt", "unfused_epilogue", 33},
-	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "trtexec", "", 0},
-	{"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt", "torch-trt", "unfused_epilogue", 26},
-	{"controlnet-sd15-trt86-fp16", "fp16", "decomposed_norm", 18},
+	{"trex-resnet18-a100-fp32-fp16", "fp16", "input_prologue", 8, false},
+	{"trex-resnet18-a100-fp32-fp16", "fp32", "fp32_engine", 57, false},
+	{"trex-resnet18-a100-qat", "int8-qat", "qdq_placement", 43, true},
+	{"trex-resnet18-a100-qat", "int8-qat-residual", "input_quantize", 14, false},
+	{"trex-resnet18-a100-qat", "int8-qat-residual-qgap", "input_quantize", 14, false},
+	{"trex-tf-resnet50-rtx3090", "fp16", "input_prologue", 6.4, false},
+	{"trex-tf-resnet50-rtx3090", "int8-qat", "input_prologue", 11.3, false},
+	{"trex-tf-resnet50-rtx3090", "fp32", "fp32_engine", 67, false},
+	{"trex-mobilenetv2-qat-titanrtx", "int8-qat", "qdq_placement", 26, true},
+	{"trex-mobilenetv2-qat-titanrtx", "int8-qat-residuals", "", 0, false},
+	{"kalfazed-vgg16-fp32-rtx3080-trt85", "fp32", "bandwidth_bound_gemv", 25, false},
+	{"fuzzy-alexnet-trtexec-rtx3060-myelin", "fp16", "bandwidth_bound_gemv", 72, false},
+	{"fuzzy-resnet18-rtx3060-three-paths", "onnx-trt", "fp32_engine", 70, false},
+	{"fuzzy-resnet18-rtx3060-three-paths", "trtexec", "", 0, false},
+	{"fuzzy-resnet18-rtx3060-three-paths", "torch-trt", "", 0, false},
+	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "torch-trt", "unfused_epilogue", 33, false},
+	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "trtexec", "", 0, false},
+	{"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt", "torch-trt", "unfused_epilogue", 26, false},
+	{"controlnet-sd15-trt86-fp16", "fp16", "decomposed_norm", 18, false},
 }
 
 func TestCorpusExpertVerdicts(t *testing.T) {
@@ -106,7 +109,7 @@ func TestCorpusExpertVerdicts(t *testing.T) {
 				t.Fatalf("expert's first problem %s not in the top two: %v", v.rule, ids(b))
 			}
 			got := f.Share
-			if f.PriceBasis == "sibling_measured" {
+			if f.PriceBasis == "sibling_measured" || v.gain {
 				got = f.RecoverableShare
 			}
 			if got < v.figure*0.7 || got > v.figure*1.3 {

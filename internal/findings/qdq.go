@@ -110,19 +110,40 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 		}
 		return floatOut(r) || nearQDQ(r.Layer)
 	})
-	all := append(append(append(append([]*contract.Record{}, qdq...), reformats...), floats...), cudaConv...)
+	inCUDAConv := map[int]bool{}
+	for _, r := range cudaConv {
+		inCUDAConv[r.Layer] = true
+	}
+	// Tensor-core INT8 convolutions that write float for an unquantized
+	// consumer: they would write INT8 with Q/DQ on that consumer's input.
+	// A layer at the network's end (a classifier writing float logits to
+	// the output's last op) is meant to write float: a consumer counts only
+	// when something reads it in turn.
+	feedsOn := func(layer int) bool {
+		for _, s := range c.succs(layer) {
+			if len(c.succs(int(s))) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	floatConv := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
+		return t.k.is(fMatmul) && t.k.is(fInt8OrFP8) && !inCUDAConv[r.Layer] && floatOut(r) && feedsOn(r.Layer)
+	})
+	all := append(append(append(append(append([]*contract.Record{}, qdq...), reformats...), floats...), cudaConv...), floatConv...)
 	f := c.newFinding("qdq_placement", contract.ConfidenceHigh, all)
-	sq, sr, sf, sc := sumMs(qdq), sumMs(reformats), sumMs(floats), sumMs(cudaConv)
-	bq, bf, bc := priceFactors["qdq_standalone"], priceFactors["qdq_float_consumer"], priceFactors["qdq_cuda_core_conv"]
+	sq, sr, sf, sc, so := sumMs(qdq), sumMs(reformats), sumMs(floats), sumMs(cudaConv), sumMs(floatConv)
+	bq, bf, bc, bo := priceFactors["qdq_standalone"], priceFactors["qdq_float_consumer"], priceFactors["qdq_cuda_core_conv"], priceFactors["qdq_float_output_conv"]
 	s := c.scale
-	c.priceMs(f, s*((sq+sr)*bq.low+sf*bf.low+sc*bc.low), s*((sq+sr)*bq.est+sf*bf.est+sc*bc.est), s*((sq+sr)*bq.high+sf*bf.high+sc*bc.high),
-		fmt.Sprintf("(standalone Q/DQ %.4f + their reformats %.4f ms) × %.2f + float neighbours %.4f ms × %.2f + CUDA-core INT8 convolutions %.4f ms × %.2f, × profile scale %.3f",
-			sq, sr, bq.est, sf, bf.est, sc, bc.est, s))
+	c.priceMs(f, s*((sq+sr)*bq.low+sf*bf.low+sc*bc.low+so*bo.low), s*((sq+sr)*bq.est+sf*bf.est+sc*bc.est+so*bo.est), s*((sq+sr)*bq.high+sf*bf.high+sc*bc.high+so*bo.high),
+		fmt.Sprintf("(standalone Q/DQ %.4f + their reformats %.4f ms) × %.2f + float neighbours %.4f ms × %.2f + CUDA-core INT8 convolutions %.4f ms × %.2f + INT8 convolutions writing float %.4f ms × %.2f, × profile scale %.3f",
+			sq, sr, bq.est, sf, bf.est, sc, bc.est, so, bo.est, s))
 	f.PriceBasis = "estimate"
 	f.Metrics["standalone_qdq_ms"] = round(sq, 6)
 	f.Metrics["qdq_reformat_ms"] = round(sr, 6)
 	f.Metrics["float_neighbour_ms"] = round(sf, 6)
 	f.Metrics["cuda_core_int8_ms"] = round(sc, 6)
+	f.Metrics["float_output_int8_ms"] = round(so, 6)
 	f.Evidence = append(f.Evidence,
 		fmt.Sprintf("%d Quantize/Dequantize layers TensorRT could not fuse run as standalone kernels: %.4f ms (%.2f%% of the profile): %s.", len(qdq), sq, c.pct(sq), c.topNames(qdq, 4)))
 	if len(reformats) > 0 {
@@ -133,6 +154,9 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 	}
 	if len(cudaConv) > 0 {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%d INT8 convolutions with float inputs/outputs run on CUDA-core (int8x4/dp4a) tactics: %.4f ms (%.2f%%): %s.", len(cudaConv), sc, c.pct(sc), c.topNames(cudaConv, 3)))
+	}
+	if len(floatConv) > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d INT8 convolutions write FP16/FP32 because what reads them is not quantized (an INT8 output would move fewer bytes): %.4f ms (%.2f%%): %s.", len(floatConv), so, c.pct(so), c.topNames(floatConv, 3)))
 	}
 	f.Evidence = append(f.Evidence, "These are one cause (where Q/DQ sit in the model), counted once.")
 	where := qdqPlaces(c, qdq, floats)

@@ -20,6 +20,10 @@ var priceFactors = map[string]band{
 	// An INT8 conv on an int8x4 (dp4a, CUDA-core) tactic because of float I/O:
 	// IMMA tensor-core INT8 is 2–4× faster for the same shape.
 	"qdq_cuda_core_conv": {0.4, 0.6, 0.8},
+	// Tensor-core INT8 convolutions that write float because the consumer
+	// is not quantized: INT8 output moves a quarter to half the bytes and
+	// gets the faster epilogue (measured on sibling QAT builds: 13–59 %).
+	"qdq_float_output_conv": {0.1, 0.25, 0.45},
 	// Quantizing the graph input inside the engine: INT8/FP16 input fed by
 	// the caller removes most of it (the caller's conversion is cheaper or
 	// fused into pre-processing).
