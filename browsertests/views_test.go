@@ -12,6 +12,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
 
 // box is an element's rectangle in CSS pixels, relative to the viewport.
@@ -258,6 +259,84 @@ func TestCorpusHierarchy(t *testing.T) {
 				})
 			}
 		}
+	}
+	noJSErrors(t, p)
+}
+
+// TestCorpusRoofline: the Roofline view of the A100 ResNet18 plots every
+// layer the analysis placed on the roofline under the device's ceilings,
+// and a click on the slowest point selects it; at 1280×800 and 1920×1080,
+// light and dark. A backend without work estimates says why in one line.
+func TestCorpusRoofline(t *testing.T) {
+	root := corpustest.Dir(t, corpustest.Reports)
+	dir := packageCLI(t, filepath.Join(root, "trex-resnet18-a100-fp32-fp16"), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := passedBackend(t, d)
+	placed := 0
+	for _, r := range b.Records {
+		if r.Roofline != nil && r.Roofline.Intensity != nil && *r.Roofline.Intensity > 0 && r.Roofline.AchievedTFLOPS > 0 {
+			placed++
+		}
+	}
+	if placed == 0 {
+		t.Fatal("no record has a roofline position: the test needs some")
+	}
+	p := newPage(t, 180*time.Second)
+	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}} {
+		for _, scheme := range []string{"light", "dark"} {
+			name := fmt.Sprintf("%dx%d-%s", vp.w, vp.h, scheme)
+			t.Run(name, func(t *testing.T) {
+				p.do(t, chromedp.EmulateViewport(vp.w, vp.h), colorScheme(scheme))
+				p.open(t, fileURL(dir))
+				p.showView(t, "roofline")
+				p.checkVisible(t, "roofline", "#roofline", true)
+				cv := p.checkVisible(t, "roofline canvas", "#roofline-canvas", false)
+				r := eval[struct {
+					Points   int
+					Ceilings []string
+					First    *struct {
+						Layer int
+						X, Y  float64
+					}
+				}](t, p, `window.__trtperf.roofline()`)
+				if r.Points != placed {
+					t.Errorf("%d points drawn, %d records placed", r.Points, placed)
+				}
+				if len(r.Ceilings) == 0 {
+					t.Errorf("no ceiling drawn although the device has peaks %+v", b.Device.PeakTFLOPS)
+				}
+				if r.First == nil || r.First.X < 0 || r.First.Y < 0 || r.First.X > cv.Width || r.First.Y > cv.Height {
+					t.Fatalf("slowest point %+v is not on the %.0f×%.0f canvas", r.First, cv.Width, cv.Height)
+				}
+				p.do(t, chromedp.MouseClickXY(cv.Left+r.First.X, cv.Top+r.First.Y), chromedp.Sleep(50*time.Millisecond))
+				if got := p.textOf(t, "#details-name"); got != b.Layers[r.First.Layer].Name {
+					t.Errorf("clicked the slowest point (layer %d), details show %q", r.First.Layer, got)
+				}
+				if st := p.textOf(t, "#roofline-status"); !strings.Contains(st, "TFLOP/s") {
+					t.Errorf("status %q", st)
+				}
+				if note := p.textOf(t, "#roofline-note"); !strings.Contains(note, b.Device.Name) {
+					t.Errorf("note %q does not name the device", note)
+				}
+				p.checkVisible(t, "roofline", "#roofline", true)
+				p.shotHere(t, "roofline-"+name)
+			})
+		}
+	}
+	// Synthetic engines carry no work estimates: the view says why in one line.
+	syn := reporttest.Synthetic(reporttest.Options{Layers: 50})
+	for _, r := range syn.Results[0].Records {
+		if r.Roofline != nil {
+			t.Fatal("the synthetic engine has roofline positions; pick another engine without")
+		}
+	}
+	p.open(t, fileURL(publish(t, syn, nil)))
+	p.showView(t, "roofline")
+	if got := p.textOf(t, "#roofline-absent"); !strings.HasPrefix(got, "No roofline:") {
+		t.Errorf("without work estimates the view says %q", got)
 	}
 	noJSErrors(t, p)
 }

@@ -78,6 +78,21 @@ type columns struct {
 	EdgeLabel []int32 `json:"edge_label"`
 	Topo      []int   `json:"topo"`  // topological order (identity without one)
 	EdgesFlat []int32 `json:"edges"` // producer, consumer pairs
+	// Roofline holds the layers whose record has a roofline position with
+	// an intensity, for the roofline scatter; null when none has.
+	Roofline *rooflineColumns `json:"roofline"`
+}
+
+// rooflineColumns are parallel arrays, one entry per placed layer, from
+// records[].roofline (the analysis' time basis).
+type rooflineColumns struct {
+	Layer     []int32   `json:"layer"`
+	Intensity []float64 `json:"intensity"` // FLOP per byte
+	TFLOPS    []float64 `json:"tflops"`    // achieved
+	TimeMs    []float64 `json:"time_ms"`
+	Pct       []float64 `json:"pct"`   // % of attainable, -1 when unknown
+	Peak      []int32   `json:"peak"`  // id in Strings of peak_precision ("" when none)
+	Bound     []int32   `json:"bound"` // id in Strings of the bound ("" when unknown)
 }
 
 type stringTable struct {
@@ -162,6 +177,26 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 			}
 			if rr.MyelinGraph != nil {
 				c.Myelin[i] = int32(*rr.MyelinGraph)
+			}
+			if q := rr.Roofline; q != nil && q.Intensity != nil && *q.Intensity > 0 && q.AchievedTFLOPS > 0 {
+				if c.Roofline == nil {
+					c.Roofline = &rooflineColumns{}
+				}
+				rc := c.Roofline
+				pct, bound := -1.0, ""
+				if q.PctOfAttainable != nil {
+					pct = *q.PctOfAttainable
+				}
+				if q.Bound != nil {
+					bound = *q.Bound
+				}
+				rc.Layer = append(rc.Layer, int32(i))
+				rc.Intensity = append(rc.Intensity, *q.Intensity)
+				rc.TFLOPS = append(rc.TFLOPS, q.AchievedTFLOPS)
+				rc.TimeMs = append(rc.TimeMs, q.TimeMs)
+				rc.Pct = append(rc.Pct, pct)
+				rc.Peak = append(rc.Peak, st.id(q.PeakPrecision))
+				rc.Bound = append(rc.Bound, st.id(bound))
 			}
 			if c.Timed {
 				c.Avg[i], c.Pct[i] = rr.AvgMs, rr.Percentage

@@ -8,6 +8,7 @@ import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, va
 import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
+import { RooflineView } from "./roofline";
 import { arrowTabs, ViewTabs } from "./tabs";
 import { showCompare } from "./compare";
 import { loadColumns } from "./loader";
@@ -20,6 +21,7 @@ interface Current {
   table: LayerTable | null;
   graph: GraphView | null;
   tree?: HierarchyView;
+  roof?: RooflineView;
 }
 
 let current: Current | null = null;
@@ -108,6 +110,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     current!.table?.select(layer);
     current!.graph?.select(layer, open);
     current!.tree?.select(layer);
+    current!.roof?.select(layer);
     showDetails(details, current!.m, layer, select);
   };
   const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a bar, a graph node or a table row to see the layer's tensors, formats, tactic, metadata and parameters." }));
@@ -179,6 +182,10 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       tree.onSelect = select;
       current!.tree = tree;
       views.add("hierarchy", "Hierarchy", tree.el, () => tree.shown());
+      const roof = new RooflineView(b, m, cols.roofline || null);
+      roof.onSelect = select;
+      current!.roof = roof;
+      views.add("roofline", "Roofline", roof.el, () => roof.shown());
       if (b.timing && b.timing.measured && b.timing.measured.per_iteration) {
         let plot: HTMLElement | null = null;
         const holder = h("div", { class: "latency-holder" });
@@ -245,6 +252,7 @@ function main(): void {
     rows: () => Array.from(current?.table?.visibleRows() || []),
     layerByName: (name: string) => (current?.m ? current.m.names.indexOf(name) : -1),
     treemap: () => current?.tree?.report(),
+    roofline: () => current?.roof?.report(),
   };
 }
 

@@ -5,6 +5,7 @@
 // script files.
 
 import type { AnalyzeData, Layer, Record as Rec } from "./contract";
+import type { Work } from "./roofline";
 
 export type * from "./contract";
 export type { Rec };
@@ -26,6 +27,8 @@ export interface Columns {
   edges: number[];
   /** per edge, the id in strings of "dims|format" of the tensor it carries, -1 unknown */
   edge_label: number[];
+  /** layers placed on the roofline (records[].roofline), null when none */
+  roofline?: Work | null;
 }
 
 export interface BackendView {
