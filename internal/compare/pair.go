@@ -224,13 +224,15 @@ func describeChanges(ra, rb *contract.Record, la, lb *contract.Layer) (changeSet
 		c.precision = true
 		out = append(out, "precision "+ra.Precision+" → "+rb.Precision)
 	}
-	if coreName(ra.TensorCore) != coreName(rb.TensorCore) {
+	// Unknown (a tactic without a name) is no verdict: only a known
+	// verdict on both sides can change.
+	if ra.TensorCore != nil && rb.TensorCore != nil && *ra.TensorCore != *rb.TensorCore {
 		c.tensorCore = true
 		out = append(out, coreName(ra.TensorCore)+" → "+coreName(rb.TensorCore))
 	}
 	if ra.TacticFamily != rb.TacticFamily {
 		c.tactic = true
-		out = append(out, "tactic "+ra.TacticFamily+" → "+rb.TacticFamily)
+		out = append(out, "tactic "+familyName(ra.TacticFamily)+" → "+familyName(rb.TacticFamily))
 	}
 	c.rawTactic = ra.Tactic != rb.Tactic
 	if la != nil && lb != nil && !sameFormats(la.Outputs, lb.Outputs) {
@@ -238,6 +240,15 @@ func describeChanges(ra, rb *contract.Record, la, lb *contract.Layer) (changeSet
 		out = append(out, "output "+formats(la.Outputs)+" → "+formats(lb.Outputs))
 	}
 	return c, out
+}
+
+// familyName is a tactic family for prose: the dump names no tactic for
+// "none" (a fused or Myelin layer), which is not a family.
+func familyName(f string) string {
+	if f == "" || f == "none" {
+		return "unnamed"
+	}
+	return f
 }
 
 // coreName names a tensor-core verdict; nil is unknown (the tactic table

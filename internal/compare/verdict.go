@@ -137,7 +137,7 @@ func (v *pairView) reasons(aName, bName string) []string {
 				add(fmt.Sprintf("%%d matched layers move from %s to %s", from, to), 1, d)
 			case r.chg.tactic:
 				ra, rb := &v.al.A.recs[r.g.a[0]], &v.al.B.recs[r.g.b[0]]
-				add(fmt.Sprintf("%%d matched layers change tactic family (%s → %s)", ra.TacticFamily, rb.TacticFamily), 1, d)
+				add(fmt.Sprintf("%%d matched layers change tactic family (%s → %s)", familyName(ra.TacticFamily), familyName(rb.TacticFamily)), 1, d)
 			case r.chg.format:
 				add("%d matched layers write another output format", 1, d)
 			default:
