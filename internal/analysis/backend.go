@@ -40,10 +40,20 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 	// Without usable layer info the profile alone still says where the time
 	// goes (profile_only); of a file of several runs, the first.
 	layerMissing := b.LayerPath == "" || in.LayerInfoErr != nil || in.LayerInfo.NamesOnly || len(in.LayerInfo.Layers) == 0
-	var concatCode, concatText string
+	var concatCode, concatText, concatSuffix string
+	analysedRun := 0
 	if layerMissing && in.FirstProfile != nil {
 		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.ProfileErr)
-		in.Profile, in.ProfileErr = in.FirstProfile, nil
+		concatSuffix = "; without layer info the first run is analysed on its own"
+		in.Profile, in.ProfileErr, analysedRun = in.FirstProfile, nil, 1
+	} else if !layerMissing && len(in.ProfileRuns) > 1 {
+		// Several runs and layer info of one engine: analyse the run whose
+		// layer names are the layer info's.
+		if k, n := matchingRun(in.ProfileRuns, in.LayerInfo.Layers); n > 0 {
+			concatCode, concatText = readError(sideProfile, b.ProfilePath, in.ProfileErr)
+			concatSuffix = fmt.Sprintf("; run %d of %d matches the layer info (%d of %d layer names) and is analysed, the runs table lists them all", k, len(in.ProfileRuns), n, len(in.LayerInfo.Layers))
+			in.Profile, in.ProfileErr, analysedRun = in.ProfileRuns[k-1], nil, k
+		}
 	}
 
 	// Layer side first, so the message that says what to do comes first.
@@ -65,7 +75,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 	}
 
 	if concatCode != "" {
-		msgs.warning(concatCode, concatText+"; without layer info the first run is analysed on its own")
+		msgs.warning(concatCode, concatText+concatSuffix)
 	}
 
 	// Profile side.
@@ -163,6 +173,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
 	addRunFacts(&out, in, b.TimesPath, &msgs)
+	out.Runs = sweepRows(in, analysedRun)
 	if detailed {
 		out.Memory = engineMemory(layers, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
 		total := 0.0

@@ -22,6 +22,8 @@ type Inputs struct {
 	// FirstProfile is the first document of a profile file that holds
 	// several concatenated ones (ProfileErr says how many), nil otherwise.
 	FirstProfile *engine.Profile
+	// ProfileRuns are all the documents of such a file, one per run.
+	ProfileRuns []*engine.Profile
 	// Times are trtexec --exportTimes records, read only when the backend
 	// has a profile (they give the real latency beside the profiled sum).
 	Times    *engine.Times

@@ -22,6 +22,7 @@ func Load(b discover.Backend) Inputs {
 		wg.Go(func() {
 			in.Profile, in.ProfileErr = dump.ReadProfile(b.ProfilePath)
 			in.FirstProfile = dump.FirstProfile(b.ProfilePath, in.ProfileErr)
+			in.ProfileRuns = dump.ProfileRuns(b.ProfilePath, in.ProfileErr)
 		})
 		if b.TimesPath != "" {
 			wg.Go(func() { in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath) })

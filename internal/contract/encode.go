@@ -152,6 +152,8 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 	e.model(&b.Model)
 	e.Key(false, "engines")
 	e.engines(&b.Engines)
+	e.Key(false, "runs")
+	e.runRows(b.Runs)
 	e.Key(false, "memory")
 	e.memory(b.Memory)
 	e.Key(false, "records")
@@ -551,6 +553,43 @@ func (e enc) model(m *Model) {
 	e.Key(false, "dynamic_dims")
 	e.Bool(m.DynamicDims)
 	e.Buf = append(e.Buf, '}')
+}
+
+func (e enc) runRows(rs []RunRow) {
+	if rs == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '[')
+	for i := range rs {
+		if i > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		r := &rs[i]
+		e.Buf = append(e.Buf, '{')
+		e.Key(true, "run")
+		e.Int(int64(r.Run))
+		e.Key(false, "batch")
+		e.OptStr(r.Batch)
+		e.Key(false, "shapes")
+		e.OptStr(r.Shapes)
+		e.Key(false, "latency_median_ms")
+		e.OptFloat("runs.latency_median_ms", r.LatencyMedianMs)
+		e.Key(false, "gpu_compute_median_ms")
+		e.OptFloat("runs.gpu_compute_median_ms", r.GPUComputeMedianMs)
+		e.Key(false, "throughput_qps")
+		e.OptFloat("runs.throughput_qps", r.ThroughputQPS)
+		e.Key(false, "items_per_second")
+		e.OptFloat("runs.items_per_second", r.ItemsPerSecond)
+		e.Key(false, "layer_sum_ms")
+		e.OptFloat("runs.layer_sum_ms", r.LayerSumMs)
+		e.Key(false, "profile_records")
+		e.OptInt(r.ProfileRecords)
+		e.Key(false, "analysed")
+		e.Bool(r.Analysed)
+		e.Buf = append(e.Buf, '}')
+	}
+	e.Buf = append(e.Buf, ']')
 }
 
 func (e enc) memory(m *Memory) {

@@ -93,6 +93,9 @@ type Backend struct {
 	Build        *Build            `json:"build"`
 	Model        Model             `json:"model"`
 	Engines      Engines           `json:"engines"`
+	// Runs is the table of a sweep: one row per trtexec run when the
+	// profile or the trtexec log holds several; null otherwise.
+	Runs []RunRow `json:"runs"`
 	// Memory is what the layer info says of the engine's memory; null
 	// without detailed layer info (absent in older files).
 	Memory             *Memory        `json:"memory"`
@@ -410,6 +413,24 @@ type InputShape struct {
 	Name       string  `json:"name"`
 	Dimensions []int64 `json:"dimensions"`
 	DataType   string  `json:"data_type"`
+}
+
+// RunRow is one run of a file holding several trtexec runs (a batch or
+// shape sweep appended to one file).
+type RunRow struct {
+	Run                int      `json:"run"` // 1-based, file order
+	Batch              *string  `json:"batch"`
+	Shapes             *string  `json:"shapes"`
+	LatencyMedianMs    *float64 `json:"latency_median_ms"`
+	GPUComputeMedianMs *float64 `json:"gpu_compute_median_ms"`
+	ThroughputQPS      *float64 `json:"throughput_qps"`
+	// ItemsPerSecond is the throughput in batch items per second:
+	// throughput_qps × batch, or throughput_qps itself when qps × latency
+	// shows trtexec already counted items.
+	ItemsPerSecond *float64 `json:"items_per_second"`
+	LayerSumMs     *float64 `json:"layer_sum_ms"` // Σ averageMs of the run's profile document
+	ProfileRecords *int     `json:"profile_records"`
+	Analysed       bool     `json:"analysed"` // the run the records, timing and findings come from
 }
 
 // Memory is the engine's weights and its largest activations, from the

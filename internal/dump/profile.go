@@ -288,3 +288,40 @@ func (s *scanner) sampleErr(name string, i int) {
 	}
 	s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("sample %d of %q is %s; samples are numbers (ms) or [ms, \"timestamp\"] pairs", i, name, s.valueKind()), fixNotProfile)
 }
+
+// ProfileRuns re-reads a profile file whose error says it holds several
+// concatenated documents and parses each (one trtexec run each, as when a
+// script appends the profiles of a batch sweep); nil for any other error.
+// A document that does not parse ends the list.
+func ProfileRuns(path string, err error) []*engine.Profile {
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Code != CodeConcatenated {
+		return nil
+	}
+	data, rerr := readInput(path, true)
+	if rerr != nil {
+		return nil
+	}
+	return ProfileRunsOf(data)
+}
+
+// ProfileRunsOf splits data into its concatenated profile documents.
+func ProfileRunsOf(data []byte) []*engine.Profile {
+	var out []*engine.Profile
+	for len(data) > 0 {
+		p, err := ParseProfile(data)
+		if err == nil {
+			return append(out, p)
+		}
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 || fe.Offset > len(data) {
+			return out
+		}
+		if p, err = ParseProfile(data[:fe.Offset]); err != nil {
+			return out
+		}
+		out = append(out, p)
+		data = data[fe.Offset:]
+	}
+	return out
+}

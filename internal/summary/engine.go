@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,4 +179,60 @@ func shortFormat(f string) string {
 		return typ + ":chw"
 	}
 	return f
+}
+
+// writeRuns prints a sweep's runs, one row each, and where throughput
+// levels off.
+func writeRuns(w io.Writer, rs []contract.RunRow, dim func(string) string) {
+	if len(rs) == 0 {
+		return
+	}
+	opt := func(v *float64, f string) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf(f, *v)
+	}
+	fmt.Fprintf(w, "\n  runs (%d in one file)\n", len(rs))
+	g := grid{right: []bool{true, false, true, true, true, true, true}}
+	g.add("run", "batch/shapes", "latency ms", "GPU ms", "items/s", "layer sum ms", "")
+	best := 0.0
+	for _, r := range rs {
+		if r.ItemsPerSecond != nil {
+			best = max(best, *r.ItemsPerSecond)
+		}
+	}
+	for _, r := range rs {
+		bs := "-"
+		if r.Batch != nil {
+			bs = "batch " + *r.Batch
+		} else if r.Shapes != nil {
+			bs = *r.Shapes
+		}
+		mark := ""
+		if r.Analysed {
+			mark = "analysed"
+		}
+		g.add(strconv.Itoa(r.Run), bs, opt(r.LatencyMedianMs, "%.4g"), opt(r.GPUComputeMedianMs, "%.4g"), opt(r.ItemsPerSecond, "%.0f"), opt(r.LayerSumMs, "%.4g"), mark)
+	}
+	g.write(w, "  ", dim)
+	// Where throughput levels off: the first run after which every larger
+	// run adds under 5 % items/s.
+	var ips []float64
+	for _, r := range rs {
+		if r.ItemsPerSecond == nil || r.Batch == nil {
+			return
+		}
+		ips = append(ips, *r.ItemsPerSecond)
+	}
+	flat := len(ips) - 1
+	for flat > 0 && ips[flat] < 1.05*ips[flat-1] {
+		flat--
+	}
+	if flat < len(ips)-1 {
+		last := rs[len(rs)-1]
+		fmt.Fprintf(w, "  throughput levels off at batch %s (%.0f items/s); each larger batch adds under 5%%, up to %.0f at batch %s (best %.0f)\n",
+			*rs[flat].Batch, ips[flat], ips[len(ips)-1], *last.Batch, best)
+	}
+
 }

@@ -53,6 +53,7 @@ type view struct {
 	Graph     string                  `json:"graph,omitempty"` // DAG, cycle or "" when not built
 	Memory    string                  `json:"memory,omitempty"`
 	Roofline  string                  `json:"roofline,omitempty"`
+	Runs      []contract.RunRow       `json:"runs,omitempty"`
 }
 
 type row struct {
@@ -97,6 +98,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 			nw = 60
 		}
 		v.Memory, v.Roofline = memoryLine(b.Memory, nw), rooflineLine(b, nw)
+		v.Runs = b.Runs
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}

@@ -206,6 +206,8 @@ export interface Backend {
   build?: Build | null;
   model: Model;
   engines: Engines;
+  /** A sweep's table: one row per trtexec run when the profile or the trtexec log holds several (batch or shape sweeps appended to one file); null otherwise. Absent in older files. */
+  runs?: RunRow[] | null;
   memory?: Memory | null;
   /** One per profiled layer, in profile order. */
   records: Record[];
@@ -542,6 +544,24 @@ export interface Record {
   /** Bytes moved per inference: weights plus input and output activations; null when flops is null. */
   bytes?: number | null;
   roofline?: RecordRoofline | null;
+}
+
+/** One trtexec run of a file holding several. */
+export interface RunRow {
+  /** 1-based, file order. */
+  run: number;
+  batch: string | null;
+  shapes: string | null;
+  latency_median_ms: number | null;
+  gpu_compute_median_ms: number | null;
+  throughput_qps: number | null;
+  /** Batch items per second: throughput_qps × batch, or throughput_qps when qps × latency shows trtexec already counted items (TensorRT 7 implicit batch). */
+  items_per_second: number | null;
+  /** Sum of averageMs of the run's profile document. */
+  layer_sum_ms: number | null;
+  profile_records: number | null;
+  /** The run the records, timing and findings come from. */
+  analysed: boolean;
 }
 
 /** The engine's weights and largest activations from the layer info; null without detailed layer info (absent in older files). */
