@@ -27,7 +27,7 @@ func newBackend(b discover.Backend) contract.Backend {
 		},
 		CountSource:   CountUnknown,
 		TypeBreakdown: []contract.Breakdown{}, TagBreakdown: []contract.Breakdown{}, PrecisionBreakdown: []contract.Breakdown{},
-		Issues: []contract.Finding{}, Positives: []contract.Positive{},
+		Issues: []contract.Finding{}, Positives: []contract.Positive{}, Runs: []contract.RunRow{},
 	}
 }
 

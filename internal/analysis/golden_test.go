@@ -39,7 +39,7 @@ var fixtureVariants = []struct {
 	{"latency-dict", gen.Options{Shape: "cnn", ProfileKind: "latency", Count: 5}, "passed layer_profile", CodeProfileSourceLatency},
 	{"latency-pairs", gen.Options{Shape: "cnn", ProfileKind: "latency-pairs", Count: 5}, "passed layer_profile", CodeProfileSourceLatency},
 	{"no-median-no-count", gen.Options{Shape: "cnn", NoMedian: true, NoCount: true}, "passed layer_profile", CodeCountInferred},
-	{"concatenated-profile", gen.Options{Shape: "cnn", Concatenated: 3}, "failed unusable", "profile_json_concatenated"},
+	{"concatenated-profile", gen.Options{Shape: "cnn", Concatenated: 3}, "passed layer_profile", "profile_json_concatenated"},
 	{"layer-only", gen.Options{Shape: "cnn", ProfileKind: "none"}, "passed layer_only", CodeNoProfile},
 }
 

@@ -13,7 +13,7 @@ import (
 // or shape sweep appended to one file): one row per run, from the trtexec
 // log's runs and the profile's documents, joined by position when both
 // hold the same number of runs. analysed is the 1-based run the analysis
-// uses (0: none). nil when no file holds several runs.
+// uses (0: none). Empty when no file holds several runs.
 func sweepRows(in Inputs, analysed int) []contract.RunRow {
 	var logRuns []engine.Run
 	for _, c := range in.Logs {
@@ -28,7 +28,7 @@ func sweepRows(in Inputs, analysed int) []contract.RunRow {
 	}
 	n := max(len(logRuns), len(profs))
 	if n < 2 {
-		return nil
+		return []contract.RunRow{}
 	}
 	if len(logRuns) > 0 && len(profs) > 0 && len(logRuns) != len(profs) {
 		// Not the same sweep, or one file is cut: the profile's runs are

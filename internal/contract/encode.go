@@ -556,10 +556,6 @@ func (e enc) model(m *Model) {
 }
 
 func (e enc) runRows(rs []RunRow) {
-	if rs == nil {
-		e.Null()
-		return
-	}
 	e.Buf = append(e.Buf, '[')
 	for i := range rs {
 		if i > 0 {

@@ -189,7 +189,11 @@ func smallDoc() *AnalyzeData {
 			Category: "unknown", CategoryConfidence: ConfidenceLow, CategoryEvidence: []Evidence{}, InputShapes: []InputShape{}},
 		Engines: Engines{EngineFiles: []string{}, MyelinGraphs: []int{}, Streams: []int{}, Subgraphs: []string{}, OptProfiles: []int{}, Partitions: []Partition{}, Source: "single", InferredCount: 1},
 		Records: []Record{}, TypeBreakdown: []Breakdown{}, TagBreakdown: []Breakdown{}, PrecisionBreakdown: []Breakdown{},
-		Issues: []Finding{}, Positives: []Positive{}, Overview: []OverviewItem{},
+		Issues: []Finding{}, Positives: []Positive{}, Overview: []OverviewItem{}, Runs: []RunRow{},
+	}
+	passed.Runs = []RunRow{
+		{Run: 1, Batch: ptr("1"), LatencyMedianMs: ptr(1.6), GPUComputeMedianMs: ptr(1.6), ThroughputQPS: ptr(620.5), ItemsPerSecond: ptr(620.5), LayerSumMs: ptr(2.0), ProfileRecords: ptr(4), Analysed: true},
+		{Run: 2, Batch: ptr("4"), Shapes: ptr("input=4x3x224x224")},
 	}
 	return &AnalyzeData{
 		SchemaVersion: SchemaVersion, Tool: Tool{Name: "trtperf", Version: "test"},

@@ -94,7 +94,7 @@ type Backend struct {
 	Model        Model             `json:"model"`
 	Engines      Engines           `json:"engines"`
 	// Runs is the table of a sweep: one row per trtexec run when the
-	// profile or the trtexec log holds several; null otherwise.
+	// profile or the trtexec log holds several; empty otherwise.
 	Runs []RunRow `json:"runs"`
 	// Memory is what the layer info says of the engine's memory; null
 	// without detailed layer info (absent in older files).

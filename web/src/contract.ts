@@ -206,7 +206,7 @@ export interface Backend {
   build?: Build | null;
   model: Model;
   engines: Engines;
-  /** A sweep's table: one row per trtexec run when the profile or the trtexec log holds several (batch or shape sweeps appended to one file); null otherwise. Absent in older files. */
+  /** A sweep's table: one row per trtexec run when the profile or the trtexec log holds several (batch or shape sweeps appended to one file); empty otherwise. Absent in older files. */
   runs?: RunRow[] | null;
   memory?: Memory | null;
   /** One per profiled layer, in profile order. */
