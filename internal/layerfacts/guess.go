@@ -61,6 +61,9 @@ func GuessKind(name string) string {
 	// The last path segment names the operation ("pool1/norm1" is a
 	// normalization in pool1's scope), the rest its scope.
 	last := strings.TrimSpace(first[strings.LastIndexByte(first, '/')+1:])
+	if convWord[lastToken(last)] {
+		return "Convolution" // "pool_proj": the projection after a pool
+	}
 	if k := guessPart(last); k != "unknown" {
 		return k
 	}
@@ -71,6 +74,23 @@ func GuessKind(name string) string {
 		return "Convolution"
 	}
 	return "unknown"
+}
+
+// convWord are final name tokens that name a 1×1 convolution whatever the
+// words before them: a projection ("pool_proj", "shortcut_proj") or a
+// channel reduction ("3x3_reduce").
+var convWord = map[string]bool{"proj": true, "projection": true, "reduce": true}
+
+// lastToken is the last word of a name segment split at '_', '-', '.' and
+// spaces, digits trimmed ("pool_proj" → "proj", "conv_2" → "conv").
+func lastToken(seg string) string {
+	f := strings.FieldsFunc(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' })
+	for i := len(f) - 1; i >= 0; i-- {
+		if t := strings.TrimRight(f[i], "0123456789"); t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 func guessPart(lower string) string {

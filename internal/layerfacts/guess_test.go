@@ -35,6 +35,16 @@ func TestGuessKindFusedNames(t *testing.T) {
 		"pool1/norm1":       "Normalization",
 		"inception_4a/pool": "Pooling",
 		"middle_layer":      "unknown",
+		// Caffe GoogLeNet: the projection after the branch pool is a 1×1
+		// convolution; a reduction before a 3×3 too.
+		"inception_3a/pool_proj + inception_3a/relu_pool_proj": "Convolution",
+		"inception_4e/3x3_reduce":                              "Convolution",
+		// ONNX, TF and PyTorch-exported names.
+		"/model/layer1/0/conv1/Conv + /model/layer1/0/relu/Relu": "Convolution",
+		"resnet50/conv2_block1_1_conv/Conv2D":                    "Convolution",
+		"/model/encoder/layers.0/self_attn/Softmax":              "SoftMax",
+		"/model/backbone/maxpool/MaxPool":                        "Pooling",
+		"ReduceMean_12":                                          "unknown",
 	} {
 		if got := GuessKind(name); got != want {
 			t.Errorf("GuessKind(%q) = %q, want %q", name, got, want)
