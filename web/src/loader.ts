@@ -1,7 +1,8 @@
 // Loads the report's data scripts on demand. Script elements (not fetch)
 // work from file://, and the CSP allows scripts from the report folder.
-// The per-layer scripts hold their JSON packed (gzip, then base64, in a
-// string: internal/report/pack.go); unpack inflates it.
+// The sources and details scripts hold their JSON packed (gzip, then
+// base64, in a string: internal/report/pack.go); unpack inflates it. The
+// columns, needed at once, are plain.
 import type { Columns, DetailChunk, Layer, Rec } from "./types";
 
 const scripts = new Map<string, Promise<void>>();
@@ -41,8 +42,8 @@ export function loadColumns(bi: number): Promise<Columns> {
     const view = window.TRTPERF_VIEW![bi];
     p = loadScript(view.columns).then(() => {
       const c = window.TRTPERF_COLUMNS && window.TRTPERF_COLUMNS[bi];
-      if (typeof c !== "string") throw new Error(`${view.columns} holds no layer columns`);
-      return unpack<Columns>(c, view.columns);
+      if (!c) throw new Error(`${view.columns} holds no layer columns`);
+      return c;
     });
     columns.set(bi, p);
   }

@@ -157,17 +157,22 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
   // Load and build the heavy parts after the first screen has painted.
   requestAnimationFrame(() => setTimeout(() => {
+    performance.mark("trtperf:load");
     loadColumns(idx).then((cols) => {
       if (!live()) return;
+      phase("columns", "trtperf:load");
       const m = buildModel(b, idx, cols);
+      phase("model");
       if (!timed) {
         charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
         charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false, 6));
       }
       const table = new LayerTable(m);
       table.onSelect = select;
+      phase("table");
       const graph = new GraphView(m);
       graph.onSelect = (l) => select(l, false);
+      phase("graph-layout");
       current!.m = m;
       current!.table = table;
       current!.graph = graph;
@@ -195,6 +200,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       }
       views.show("graph");
       if (pending >= 0) select(pending);
+      phase("graph-draw");
       requestAnimationFrame(markReady);
     }, (err: Error) => {
       status.className = "warn";
@@ -202,6 +208,22 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       markReady();
     });
   }, 0));
+}
+
+let lastMark = "";
+
+/** Measures one step of opening a backend (performance "measure" entries
+ *  named trtperf:NAME, read by the browser benchmark) from the previous
+ *  step, or from the mark from. */
+function phase(name: string, from = lastMark): void {
+  const mark = "trtperf:" + name + ":end";
+  performance.mark(mark);
+  try {
+    performance.measure("trtperf:" + name, from, mark);
+  } catch {
+    // from was cleared: nothing to measure
+  }
+  lastMark = mark;
 }
 
 function markReady(): void {

@@ -84,8 +84,7 @@ declare global {
     TRTPERF_DATA?: AnalyzeData;
     TRTPERF_ANALYSIS?: Analysis;
     TRTPERF_VIEW?: BackendView[];
-    /** packed (see loader.ts unpack): Columns */
-    TRTPERF_COLUMNS?: Record<number, string>;
+    TRTPERF_COLUMNS?: Record<number, Columns>;
     /** packed: string[] */
     TRTPERF_SOURCES?: Record<number, string>;
     /** packed: DetailChunk */
