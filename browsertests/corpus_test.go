@@ -48,20 +48,29 @@ func TestCorpusReport(t *testing.T) {
 	}
 	b := passedBackend(t, d)
 
+	// Both window sizes of issue 12, in one browser: first screen, table
+	// filters, sort and "show layers", graph clicks, no console errors.
 	t.Run("file", func(t *testing.T) {
-		p := newPage(t, 90*time.Second)
-		p.open(t, fileURL(dir))
-		checkNumbers(t, p, d)
-		if got := p.text(t, "#analysis-body h1"); got != "ControlNet on TRT 8.6" {
-			t.Errorf("AI analysis heading %q", got)
+		p := newPage(t, 180*time.Second)
+		for _, vp := range viewports {
+			p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
+			p.open(t, fileURL(dir))
+			checkNumbers(t, p, d)
+			if got := p.text(t, "#analysis-body h1"); got != "ControlNet on TRT 8.6" {
+				t.Errorf("AI analysis heading %q", got)
+			}
+			// Select the slowest layer so the details panel is filled too.
+			p.click(t, "#slowest-name")
+			if vp.w == viewports[0].w {
+				shot := p.screenshot(t, "controlnet-sd15-trt86-fp16")
+				t.Logf("full report screenshot: %s", shot)
+			}
+			checkTable(t, p, d)
+			checkGraphClick(t, p, d, b.Graph.TopoOrder[len(b.Graph.TopoOrder)/2])
+			if errs := p.jsErrors(); len(errs) > 0 {
+				t.Errorf("at %dx%d: page errors %v", vp.w, vp.h, errs)
+			}
 		}
-		// Select the slowest layer so the details panel is filled too.
-		p.click(t, "#slowest-name")
-		shot := p.screenshot(t, "controlnet-sd15-trt86-fp16")
-		t.Logf("full report screenshot: %s", shot)
-		checkTable(t, p, d)
-		checkGraphClick(t, p, d, b.Graph.TopoOrder[len(b.Graph.TopoOrder)/2])
-		noJSErrors(t, p)
 	})
 	t.Run("serve", func(t *testing.T) {
 		p := newPage(t, 90*time.Second)
@@ -88,6 +97,9 @@ func TestCorpusAllFailed(t *testing.T) {
 	p.screenshot(t, "detr-all-failed")
 	noJSErrors(t, p)
 }
+
+// viewports are the window sizes issue 12 asks the report to work at.
+var viewports = []struct{ w, h int64 }{{1280, 800}, {1920, 1080}}
 
 // viewportShot saves what fits in the window (the first screen) as a PNG
 // under $TRTPERF_ARTIFACTS (or a temp dir) and returns its path.
@@ -140,7 +152,7 @@ func TestCorpusFirstScreen(t *testing.T) {
 		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	}
 	p := newPage(t, 120*time.Second)
-	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}} {
+	for _, vp := range viewports {
 		p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
 		for i, c := range cases {
 			p.open(t, fileURL(dirs[i]))
