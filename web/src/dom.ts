@@ -71,3 +71,22 @@ export function badge(text: string, kind: string): HTMLSpanElement {
 export function ellipsis(s: string, max: number): string {
   return s.length <= max ? s : s.slice(0, max - 1) + "…";
 }
+
+/** Sizes a canvas to w×h CSS pixels at the device pixel ratio and returns
+ *  its context, scaled so drawing uses CSS pixels. */
+export function sizeCanvas(cv: HTMLCanvasElement, w: number, hgt: number): CanvasRenderingContext2D {
+  const dpr = window.devicePixelRatio || 1;
+  cv.width = Math.round(w * dpr);
+  cv.height = Math.round(hgt * dpr);
+  cv.style.width = w + "px";
+  cv.style.height = hgt + "px";
+  const g = cv.getContext("2d")!;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return g;
+}
+
+/** The current value of a CSS custom property of the page (the theme's
+ *  colours follow prefers-color-scheme), or fallback when unset. */
+export function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}

@@ -4,7 +4,7 @@
 // canvas (no per-layer DOM: 10^5 layers stay fast); the keyboard moves
 // between the rectangles of the current level, Enter opens a group or
 // selects a layer, Escape goes up.
-import { h, clear, ellipsis, fmtMs, fmtPct, fmtInt } from "./dom";
+import { h, clear, ellipsis, fmtMs, fmtPct, fmtInt, sizeCanvas, cssVar } from "./dom";
 import { inkOn } from "./contrast";
 import { typeColor } from "./graph";
 import type { Model } from "./model";
@@ -294,18 +294,11 @@ export class HierarchyView {
     const cv = this.canvas;
     const W = Math.max(200, cv.parentElement!.clientWidth || 800);
     const H = Math.max(260, Math.min(620, Math.round(window.innerHeight * 0.62)));
-    const dpr = window.devicePixelRatio || 1;
-    cv.width = Math.round(W * dpr);
-    cv.height = Math.round(H * dpr);
-    cv.style.width = W + "px";
-    cv.style.height = H + "px";
-    const g = cv.getContext("2d")!;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const css = getComputedStyle(document.documentElement);
-    const ink = css.getPropertyValue("--ink").trim() || "#1d2430";
-    const panel = css.getPropertyValue("--panel").trim() || "#fff";
-    const head = css.getPropertyValue("--head").trim() || "#eef2f6";
-    const accent = css.getPropertyValue("--accent").trim() || "#245f9e";
+    const g = sizeCanvas(cv, W, H);
+    const ink = cssVar("--ink", "#1d2430");
+    const panel = cssVar("--panel", "#fff");
+    const head = cssVar("--head", "#eef2f6");
+    const accent = cssVar("--accent", "#245f9e");
     g.clearRect(0, 0, W, H);
     g.font = "12px system-ui, sans-serif";
     g.textBaseline = "top";

@@ -4,7 +4,7 @@
 // axes, under the device's roofline — min(peak, intensity × memory
 // bandwidth) — when the device's peaks are known. Drawn on a canvas (LLM engines have tens of
 // thousands of GEMMs); click or Enter selects a layer.
-import { h, fmtMs, fmtInt } from "./dom";
+import { h, fmtMs, fmtInt, sizeCanvas, cssVar } from "./dom";
 import { precisionColor } from "./graph";
 import { inkOn } from "./contrast";
 import type { Model } from "./model";
@@ -136,19 +136,12 @@ export class RooflineView {
     if (!cv) return;
     const W = Math.max(320, cv.parentElement!.clientWidth || 800);
     const H = Math.max(280, Math.min(560, Math.round(window.innerHeight * 0.58)));
-    const dpr = window.devicePixelRatio || 1;
-    cv.width = Math.round(W * dpr);
-    cv.height = Math.round(H * dpr);
-    cv.style.width = W + "px";
-    cv.style.height = H + "px";
-    const g = cv.getContext("2d")!;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const css = getComputedStyle(document.documentElement);
-    const ink = css.getPropertyValue("--ink").trim() || "#1d2430";
-    const muted = css.getPropertyValue("--muted").trim() || "#555f6d";
-    const line2 = css.getPropertyValue("--line2").trim() || "#eef1f5";
-    const bad = css.getPropertyValue("--bad").trim() || "#a93226";
-    const accent = css.getPropertyValue("--accent").trim() || "#245f9e";
+    const g = sizeCanvas(cv, W, H);
+    const ink = cssVar("--ink", "#1d2430");
+    const muted = cssVar("--muted", "#555f6d");
+    const line2 = cssVar("--line2", "#eef1f5");
+    const bad = cssVar("--bad", "#a93226");
+    const accent = cssVar("--accent", "#245f9e");
     g.clearRect(0, 0, W, H);
     const L = 64, R = 16, T = 14, B = 46;
     let x0 = Infinity, x1 = 0, y0 = Infinity, y1 = 0;
