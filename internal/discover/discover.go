@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // Backend is one engine's set of files.
@@ -174,7 +175,7 @@ func scan(dir string) (*Scope, []string, error) {
 			} else if r, _ := conventional(name); isJSONName(name) || r != roleNone {
 				why := "a symlink to a missing file"
 				if err == nil {
-					why = "a " + specialKind(st.Mode())
+					why = "a " + fsutil.FileKind(st.Mode())
 				} else if !errors.Is(err, fs.ErrNotExist) {
 					why = fmt.Sprintf("unreadable (%v)", err)
 				}
@@ -507,18 +508,4 @@ func sniffFile(path string) (dump.Kind, error) {
 		return dump.KindUnknown, err
 	}
 	return dump.Sniff(buf[:n]), nil
-}
-
-func specialKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO (named pipe)"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }

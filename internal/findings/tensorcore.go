@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // convParams are the convolution parameters the channel rules read.
@@ -202,30 +203,11 @@ func (c *ctx) ampereOrNewer(recs []*contract.Record) bool {
 		}
 	}
 	for _, r := range recs {
-		if smVersion(r.Tactic) >= 80 {
+		if layerfacts.SMVersion(r.Tactic) >= 80 {
 			return true
 		}
 	}
 	return false
-}
-
-// smVersion is the number after a tactic name's "sm" prefix ("sm86_xmma_…"
-// → 86), 0 when there is none.
-func smVersion(tactic string) int {
-	if len(tactic) < 4 || !strings.HasPrefix(strings.ToLower(tactic), "sm") {
-		return 0
-	}
-	n := 0
-	for _, ch := range tactic[2:] {
-		if ch < '0' || ch > '9' {
-			break
-		}
-		n = n*10 + int(ch-'0')
-		if n > 1000 {
-			return 0
-		}
-	}
-	return n
 }
 
 // containsFold reports whether strings.ToLower(s) contains the lower-case

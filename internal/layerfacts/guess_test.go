@@ -51,3 +51,19 @@ func TestGuessKindFusedNames(t *testing.T) {
 		}
 	}
 }
+
+func TestSMVersion(t *testing.T) {
+	for tactic, want := range map[string]int{
+		"sm86_xmma_fprop_implicit_gemm_f16f16": 86,
+		"SM90_xmma_gemm":                       90,
+		"sm50_xmma_cublas":                     50,
+		"ampere_fp32_icudnn_int8x4":            0,
+		"smart_kernel":                         0,
+		"sm1234567_x":                          0,
+		"":                                     0,
+	} {
+		if got := SMVersion(tactic); got != want {
+			t.Errorf("SMVersion(%q) = %d, want %d", tactic, got, want)
+		}
+	}
+}

@@ -241,6 +241,20 @@ func ClassifyTactic(tactic string) TacticClass {
 	return c
 }
 
+// SMVersion is the architecture number a kernel name starts with
+// ("sm86_xmma_…" → 86), 0 when it names none.
+func SMVersion(tactic string) int {
+	sm := smPrefix(tactic)
+	if sm == "" || len(sm) > 6 {
+		return 0
+	}
+	n := 0
+	for _, c := range sm[2:] {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
 // smPrefix returns "sm80" for "sm80_xmma_..." (the only place kernel names
 // put the architecture number), else "".
 func smPrefix(s string) string {
