@@ -449,6 +449,20 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 			useful = true
 		}
 	}
+	if b.TensorRTVersion == nil {
+		// No log or metadata printed a version; the layout of a log tells
+		// the release family (TensorRT 7's statistics blocks).
+		for _, s := range runs {
+			if s.r.Era != "" {
+				b.TensorRTVersion = opt(s.r.Era)
+				if !slices.Contains(b.Sources, s.file) {
+					b.Sources = append(b.Sources, s.file)
+				}
+				useful = true
+				break
+			}
+		}
+	}
 	if !useful {
 		return nil
 	}

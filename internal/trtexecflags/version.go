@@ -39,20 +39,23 @@ func (v Version) String() string {
 }
 
 // versionRE finds the first major.minor in free text such as
-// "TensorRT 8.5.1.7", "TensorRT-10.0.1.6", "v10.4" or "8.6.1".
-var versionRE = regexp.MustCompile(`(?:^|[^0-9.])(\d{1,3})\.(\d{1,3})(?:[^0-9]|$)`)
+// "TensorRT 8.5.1.7", "TensorRT-10.0.1.6", "v10.4" or "8.6.1", or a
+// release family "7.x".
+var versionRE = regexp.MustCompile(`(?:^|[^0-9.])(\d{1,3})\.(\d{1,3}|x\b)(?:[^0-9]|$)`)
 
 // ParseVersion reads a TensorRT version from strings such as "8.6.1",
 // "10.4", "TensorRT 8.5.1.7" or "TensorRT-v10.0.1". Only major.minor is
 // kept. A bare major ("10") is rejected because trtexec's options differ
-// between minor releases.
+// between minor releases. A release family ("7.x", what a log's layout
+// tells when it prints no version) reads as its first minor release, so
+// advice names only flags that every release of the family has.
 func ParseVersion(s string) (Version, error) {
 	m := versionRE.FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, fmt.Errorf("trtexecflags: no TensorRT version (major.minor) in %q; pass e.g. \"10.4\" or \"TensorRT 8.6.1\"", s)
 	}
 	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
+	minor, _ := strconv.Atoi(m[2]) // "x": 0
 	if major == 0 {
 		return Version{}, fmt.Errorf("trtexecflags: %q is not a TensorRT version (major 0)", s)
 	}

@@ -14,6 +14,9 @@ func TestParseVersion(t *testing.T) {
 		{in: "TensorRT-10.0.1.6", want: V(10, 0)},
 		{in: "v10.13.3", want: V(10, 13)},
 		{in: "[TRT] TensorRT version: 10.16.0", want: V(10, 16)},
+		{in: "7.x", want: V(7, 0)}, // a release family reads as its first release
+		{in: "TensorRT 7.x", want: V(7, 0)},
+		{in: "7.xyz", bad: true},
 		{in: "10", bad: true},
 		{in: "", bad: true},
 		{in: "TensorRT", bad: true},
