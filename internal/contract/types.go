@@ -578,7 +578,7 @@ type Concentration struct {
 type Finding struct {
 	ID         string  `json:"id"`
 	Title      string  `json:"title"`
-	Score      float64 `json:"score"` // recoverable_share / 100 × certainty weight
+	Score      float64 `json:"score"` // recoverable_share / 100 × weight (certainty; less for an accuracy trade-off)
 	Confidence string  `json:"confidence"`
 	// Share is the owned layers' share of the profiled layer sum, percent.
 	Share float64 `json:"share"`

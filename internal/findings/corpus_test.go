@@ -52,8 +52,8 @@ func find(b *contract.Backend, id string) (int, *contract.Finding) {
 }
 
 // verdicts encode ../shared/corpus/DIAGNOSIS.md: for each backend the rule
-// that names the expert's first problem (it must rank in the top two) and
-// the expert's figure, in percent. For prices measured on a sibling build
+// that names an expert's problem, the place the expert gives it (pos: 0 for
+// the first problem) and the expert's figure, in percent (0: none given). For prices measured on a sibling build
 // the figure is the measured gain (compared with recoverable_share); for
 // estimates it is the time the expert says the cause takes (compared with
 // the finding's owned share). Clean backends have no scored finding at all (the
@@ -66,26 +66,28 @@ var verdicts = []struct {
 	// gain: the figure is a sibling build's measured gain, the truth an
 	// estimated price is held to (recoverable_share, not the owned share).
 	gain bool
+	pos  int
 }{
-	{"trex-resnet18-a100-fp32-fp16", "fp16", "input_prologue", 8, false},
-	{"trex-resnet18-a100-fp32-fp16", "fp32", "fp32_engine", 57, false},
-	{"trex-resnet18-a100-qat", "int8-qat", "qdq_placement", 43, true},
-	{"trex-resnet18-a100-qat", "int8-qat-residual", "input_quantize", 14, false},
-	{"trex-resnet18-a100-qat", "int8-qat-residual-qgap", "input_quantize", 14, false},
-	{"trex-tf-resnet50-rtx3090", "fp16", "input_prologue", 6.4, false},
-	{"trex-tf-resnet50-rtx3090", "int8-qat", "input_prologue", 11.3, false},
-	{"trex-tf-resnet50-rtx3090", "fp32", "fp32_engine", 67, false},
-	{"trex-mobilenetv2-qat-titanrtx", "int8-qat", "qdq_placement", 26, true},
-	{"trex-mobilenetv2-qat-titanrtx", "int8-qat-residuals", "", 0, false},
-	{"kalfazed-vgg16-fp32-rtx3080-trt85", "fp32", "bandwidth_bound_gemv", 25, false},
-	{"fuzzy-alexnet-trtexec-rtx3060-myelin", "fp16", "bandwidth_bound_gemv", 72, false},
-	{"fuzzy-resnet18-rtx3060-three-paths", "onnx-trt", "fp32_engine", 70, false},
-	{"fuzzy-resnet18-rtx3060-three-paths", "trtexec", "", 0, false},
-	{"fuzzy-resnet18-rtx3060-three-paths", "torch-trt", "", 0, false},
-	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "torch-trt", "unfused_epilogue", 33, false},
-	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "trtexec", "", 0, false},
-	{"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt", "torch-trt", "unfused_epilogue", 26, false},
-	{"controlnet-sd15-trt86-fp16", "fp16", "decomposed_norm", 18, false},
+	{"trex-resnet18-a100-fp32-fp16", "fp16", "input_prologue", 8, false, 0},
+	{"trex-resnet18-a100-fp32-fp16", "fp32", "fp32_engine", 57, false, 0},
+	{"trex-resnet18-a100-qat", "int8-qat", "qdq_placement", 43, true, 0},
+	{"trex-resnet18-a100-qat", "int8-qat-residual", "input_quantize", 14, false, 0},
+	{"trex-resnet18-a100-qat", "int8-qat-residual-qgap", "input_quantize", 14, false, 0},
+	{"trex-tf-resnet50-rtx3090", "fp16", "input_prologue", 6.4, false, 0},
+	{"trex-tf-resnet50-rtx3090", "int8-qat", "input_prologue", 11.3, false, 0},
+	{"trex-tf-resnet50-rtx3090", "fp32", "fp32_engine", 67, false, 0},
+	{"trex-mobilenetv2-qat-titanrtx", "int8-qat", "qdq_placement", 26, true, 0},
+	{"trex-mobilenetv2-qat-titanrtx", "int8-qat-residuals", "", 0, false, 0},
+	{"kalfazed-vgg16-fp32-rtx3080-trt85", "fp32", "fp32_engine", 0, false, 0}, // "--fp16 first"
+	{"kalfazed-vgg16-fp32-rtx3080-trt85", "fp32", "bandwidth_bound_gemv", 25, false, 1},
+	{"fuzzy-alexnet-trtexec-rtx3060-myelin", "fp16", "bandwidth_bound_gemv", 72, false, 0},
+	{"fuzzy-resnet18-rtx3060-three-paths", "onnx-trt", "fp32_engine", 70, false, 0},
+	{"fuzzy-resnet18-rtx3060-three-paths", "trtexec", "", 0, false, 0},
+	{"fuzzy-resnet18-rtx3060-three-paths", "torch-trt", "", 0, false, 0},
+	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "torch-trt", "unfused_epilogue", 33, false, 0},
+	{"fuzzy-mobilenetv2-torch-trt-rtx3060", "trtexec", "", 0, false, 0},
+	{"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt", "torch-trt", "unfused_epilogue", 26, false, 0},
+	{"controlnet-sd15-trt86-fp16", "fp16", "decomposed_norm", 18, false, 0},
 }
 
 func TestCorpusExpertVerdicts(t *testing.T) {
@@ -105,8 +107,11 @@ func TestCorpusExpertVerdicts(t *testing.T) {
 				return
 			}
 			i, f := find(b, v.rule)
-			if f == nil || i > 1 {
-				t.Fatalf("expert's first problem %s not in the top two: %v", v.rule, ids(b))
+			if f == nil || i != v.pos {
+				t.Fatalf("expert's problem %d (0 = first) is %s; findings are ranked %v", v.pos, v.rule, ids(b))
+			}
+			if v.figure == 0 {
+				return
 			}
 			got := f.Share
 			if f.PriceBasis == "sibling_measured" || v.gain {

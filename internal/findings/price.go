@@ -116,5 +116,21 @@ func (c *ctx) rescore(f *contract.Finding) {
 		share = f.RecoverableMs / c.ref * 100
 	}
 	f.RecoverableShare = round(min(share, 100), 3)
-	f.Score = round(min(1, f.RecoverableShare/100*certainty[f.Confidence]), 4)
+	f.Score = round(min(1, f.RecoverableShare/100*weight(f)), 4)
 }
+
+// weight is what a finding's recoverable share counts for in its score:
+// its certainty, and a tenth of that for a gain that costs accuracy (a
+// narrower precision that needs calibration or QAT): fixes that keep the
+// build's numerics come first.
+func weight(f *contract.Finding) float64 {
+	w := certainty[f.Confidence]
+	if f.Metrics[MetricAccuracyTradeoff] > 0 {
+		w *= limits.accuracyTradeoffWeight
+	}
+	return w
+}
+
+// MetricAccuracyTradeoff is the metric (1) of a finding whose gain needs a
+// narrower precision than the build's.
+const MetricAccuracyTradeoff = "accuracy_tradeoff"

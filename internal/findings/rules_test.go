@@ -194,8 +194,8 @@ func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding,
 		if !near(f.RecoverableShare, f.RecoverableMs/diag.ReferenceMs*100, 1e-3) {
 			t.Errorf("%s: recoverable_share %v, recoverable_ms/reference %v", f.ID, f.RecoverableShare, f.RecoverableMs/diag.ReferenceMs*100)
 		}
-		if !near(f.Score, f.RecoverableShare/100*certainty[f.Confidence], 1e-4) {
-			t.Errorf("%s: score %v, recoverable_share×certainty %v", f.ID, f.Score, f.RecoverableShare/100*certainty[f.Confidence])
+		if !near(f.Score, f.RecoverableShare/100*weight(&f), 1e-4) {
+			t.Errorf("%s: score %v, recoverable_share×weight %v", f.ID, f.Score, f.RecoverableShare/100*weight(&f))
 		}
 		if !(f.RecoverableLowMs <= f.RecoverableMs && f.RecoverableMs <= f.RecoverableHighMs && f.RecoverableHighMs <= diag.ReferenceMs+1e-9) {
 			t.Errorf("%s: recoverable low %v ≤ est %v ≤ high %v ≤ reference %v does not hold", f.ID, f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs, diag.ReferenceMs)

@@ -177,7 +177,8 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 		return
 	}
 	conf := contract.ConfidenceMedium
-	if precisionRank(dominant(s.b)) < precisionRank(dominant(b)) {
+	narrower := precisionRank(dominant(s.b)) < precisionRank(dominant(b))
+	if narrower {
 		conf = contract.ConfidenceLow // a narrower build: needs calibration or QAT, and accuracy checks
 	}
 	f := contract.Finding{ID: "sibling_delta", Confidence: conf,
@@ -189,6 +190,14 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 		Layers:      []int{},
 		Action:      fmt.Sprintf("Build this model the way %q was built (see the differences above), or use that build.", s.b.Label),
 		NextCheck:   fmt.Sprintf("Run trtperf compare on the two backends (this one and %s) to see which layers make the difference.", s.b.Label),
+	}
+	if narrower {
+		// A trade-off, not a defect of this build: ranked after the fixes
+		// that keep its numerics (weight).
+		f.Metrics[MetricAccuracyTradeoff] = 1
+		f.Title = fmt.Sprintf("The %s build in this folder is %.0f%% faster (measured) by running %s: an accuracy trade-off", s.b.Label, gain*100, dominant(s.b))
+		f.Action = fmt.Sprintf("If %s accuracy is acceptable for this model, build it the way %q was built (calibration or quantization-aware training), or use that build; fix this build's own findings first.", dominant(s.b), s.b.Label)
+		f.NextCheck = fmt.Sprintf("Check %q's accuracy on your validation set, then run trtperf compare on the two backends (this one and %s) to see which layers make the difference.", s.b.Label, s.b.Label)
 	}
 	if pair != nil && len(pair.Reasons) > 0 {
 		// The aligned comparison names where the difference is; the other
@@ -203,7 +212,7 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 
 func reshare(f *contract.Finding, ref float64) {
 	f.RecoverableShare = round(min(100, f.RecoverableMs/ref*100), 3)
-	f.Score = round(min(1, f.RecoverableShare/100*certainty[f.Confidence]), 4)
+	f.Score = round(min(1, f.RecoverableShare/100*weight(f)), 4)
 }
 
 // dominant is the precision carrying the most time of a backend.

@@ -4,6 +4,8 @@ package findings
 // every price factor a rule uses, in one place, so a reviewer can check them
 // against experience without reading control flow.
 
+import "fmt"
+
 // band is the fraction of a finding's owned layer time a fix gives back:
 // low, the point estimate, high.
 type band struct{ low, est, high float64 }
@@ -110,6 +112,12 @@ var limits = struct {
 	// fewSamples: fewer latency samples than this make every price low
 	// confidence.
 	fewSamples int64
+	// accuracyTradeoffWeight scales the score of a gain that needs a
+	// narrower precision than the build's (an INT8 sibling of an FP16
+	// build: calibration or QAT, then an accuracy check). It is a choice
+	// with a cost, not a defect of this build, so an expert names it after
+	// the fixes that keep the build's numerics.
+	accuracyTradeoffWeight float64
 }{
 	minFindingPct:            3.0,
 	minorListPct:             0.5,
@@ -125,10 +133,18 @@ var limits = struct {
 	hotTypePct:               30,
 	tinyMs:                   0.010,
 	fewSamples:               10,
+	accuracyTradeoffWeight:   0.1,
 }
 
 // certainty weights a finding's score by its confidence.
 var certainty = map[string]float64{"high": 1.0, "medium": 0.7, "low": 0.4}
+
+// ScoreRule says how findings are ranked, from the tables above; the
+// documentation renders it from here.
+func ScoreRule() string {
+	return fmt.Sprintf("score = recoverable_share / 100 × certainty (high %g, medium %g, low %g), × %g more when the gain needs a narrower precision than the build's (metrics.%s = 1: calibration or QAT and an accuracy check, so fixes that keep the build's numerics rank first)",
+		certainty["high"], certainty["medium"], certainty["low"], limits.accuracyTradeoffWeight, MetricAccuracyTradeoff)
+}
 
 // MinFindingPct is the share of the reference latency (percent) from which a
 // candidate finding is scored; documentation renders it from here.
