@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -83,4 +84,52 @@ func (c *ctx) rebuildWith(flags string) string {
 		}
 	}
 	return "rebuild with " + flags
+}
+
+// builtByTrtexec: the engine's profile was written by trtexec (or nothing
+// says otherwise). A per-layer latency dictionary comes from the
+// application's own IProfiler, so the engine was built through the TensorRT
+// API (ONNX parser script, Torch-TensorRT, ...), where trtexec's flags are
+// not the knob.
+func (c *ctx) builtByTrtexec() bool {
+	return c.b.ProfileKind != "latency-dict"
+}
+
+// torchTensorRT: the layer names are Torch-TensorRT's ("[CONVOLUTION]-
+// [aten_ops.convolution.default]-[/scope/op]").
+func (c *ctx) torchTensorRT() bool {
+	for i := range min(len(c.b.Layers), 64) {
+		if strings.Contains(c.b.Layers[i].Name, "]-[aten_ops.") {
+			return true
+		}
+	}
+	return false
+}
+
+// inputFormat says how to build with the graph input in the I/O format spec
+// ("fp16:hwc8"), in the words of the tool that built the engine: trtexec's
+// --inputIOFormats, or the TensorRT API's allowed formats of the network
+// input (with the trtexec flag for a rebuild from ONNX).
+func (c *ctx) inputFormat(spec string) string {
+	flag := "--inputIOFormats=" + c.ioFormat(spec)
+	if c.builtByTrtexec() {
+		return flag
+	}
+	typ, layout, _ := strings.Cut(spec, ":")
+	enum := strings.ToUpper(layout)
+	if layout == "chw" {
+		enum = "LINEAR"
+	}
+	return fmt.Sprintf("the network input's dtype %s and allowed_formats TensorFormat.%s (TensorRT API; trtexec %s)", strings.ToUpper(typ), enum, flag)
+}
+
+// inputFormatCaveat is a sentence to add when the engine's builder cannot
+// set the input format spec at all: Torch-TensorRT's Input sets only a
+// dtype and a linear or channels-last layout.
+func (c *ctx) inputFormatCaveat(spec string) string {
+	_, layout, _ := strings.Cut(spec, ":")
+	if c.builtByTrtexec() || !c.torchTensorRT() || layout == "chw" || layout == "hwc" {
+		return ""
+	}
+	return " Torch-TensorRT's Input offers only linear and channels-last layouts, so this needs a build from an ONNX export."
 }

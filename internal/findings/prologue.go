@@ -99,19 +99,22 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 	}
 	spec := ""
 	if converts > 0 {
-		spec = c.ioFormat(c.inputFormatSpec(recs))
-		acts = append(acts, fmt.Sprintf("feed the input in the type and layout the first layer reads (--inputIOFormats=%s)", spec))
+		spec = c.inputFormat(c.inputFormatSpec(recs))
+		acts = append(acts, fmt.Sprintf("feed the input in the type and layout the first layer reads (%s)", spec))
 	}
 	f.Action = strings.ToUpper(acts[0][:1]) + acts[0][1:]
 	if len(acts) > 1 {
 		f.Action += "; " + strings.Join(acts[1:], "; ")
 	}
 	f.Action += "."
+	if converts > 0 {
+		f.Action += c.inputFormatCaveat(c.inputFormatSpec(recs))
+	}
 	switch {
 	case transposes+pads > 0 && spec != "":
-		f.NextCheck = fmt.Sprintf("Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild with --inputIOFormats=%s (and feed that input), and check these layers are gone.", spec)
+		f.NextCheck = fmt.Sprintf("Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild with %s (and feed that input), and check these layers are gone.", spec)
 	case spec != "":
-		f.NextCheck = fmt.Sprintf("Rebuild with --inputIOFormats=%s (and feed that input), then check that the input reformat layers are gone.", spec)
+		f.NextCheck = fmt.Sprintf("Rebuild with %s (and feed that input), then check that the input reformat layers are gone.", spec)
 	default:
 		f.NextCheck = "Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild and check these layers are gone."
 	}

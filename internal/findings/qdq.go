@@ -37,7 +37,7 @@ func evalInputQuantize(c *ctx) *contract.Finding {
 			len(recs), sumMs(recs), c.pct(sumMs(recs)), c.topNames(recs, 3)),
 		"An input quantize has no producer to fuse into: moving Q/DQ in the model does not remove it.")
 	f.Action = "Feed the engine INT8 (or FP16) input and quantize in pre-processing, instead of quantizing the FP32 graph input inside the engine."
-	f.NextCheck = "Rebuild with an INT8 input format (--inputIOFormats=" + c.ioFormat("int8:chw") + ") or quantize in your pre-processing, and check that the input QuantizeLinear layer is gone."
+	f.NextCheck = "Rebuild with an INT8 input format (" + c.inputFormat("int8:chw") + ") or quantize in your pre-processing, and check that the input QuantizeLinear layer is gone."
 	return f
 }
 

@@ -116,7 +116,7 @@ func (c *ctx) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
 	if len(l.Outputs) > 0 {
 		layout = l.Outputs[0].Format
 	}
-	f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them (%.2f%%) re-lay the graph input out for the first layer's kernel (%q), a layout no trtexec I/O format offers: no --inputIOFormats removes them.",
+	f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them (%.2f%%) re-lay the graph input out for the first layer's kernel (%q), a layout no I/O format offers: no input format removes them.",
 		len(first), c.pct(sumMs(first)), layout))
 	if len(first) < len(recs) {
 		return
@@ -124,11 +124,11 @@ func (c *ctx) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
 	f.Title = "The graph input is re-laid out for the first layer's kernel"
 	f.Confidence = contract.ConfidenceLow
 	c.rescore(f)
-	spec := "a channel-vectorized input format"
+	spec, caveat := "a channel-vectorized input format", ""
 	if strings.Contains(strings.ToLower(layout), "fp16") {
-		spec = "--inputIOFormats=" + c.ioFormat("fp16:hwc8")
+		spec, caveat = c.inputFormat("fp16:hwc8"), c.inputFormatCaveat("fp16:hwc8")
 	}
-	f.Action = fmt.Sprintf("Only the model can remove this: the first layer's kernel reads a channel-vectorized layout that no I/O format offers. Pad the input to 8 channels (zero channels in pre-processing, zero weights for them in the first convolution) so the first layer can read a vectorized input directly, and build with %s; otherwise accept the cost.", spec)
+	f.Action = fmt.Sprintf("Only the model can remove this: the first layer's kernel reads a channel-vectorized layout that no I/O format offers. Pad the input to 8 channels (zero channels in pre-processing, zero weights for them in the first convolution) so the first layer can read a vectorized input directly, and build with %s; otherwise accept the cost.%s", spec, caveat)
 	f.NextCheck = fmt.Sprintf("Export the model with an 8-channel input, rebuild with %s and check that the input reformat is gone and the first convolution got no slower.", spec)
 }
 
