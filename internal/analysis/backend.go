@@ -62,7 +62,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 	chosenProfile := 0
 	switch {
 	case b.LayerPath == "":
-		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in)))))
+		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in, analysedRun)))))
 	case in.LayerInfoErr != nil:
 		msgs.error(readError(sideLayerInfo, b.LayerPath, in.LayerInfoErr))
 	case in.LayerInfo.NamesOnly:
@@ -172,7 +172,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 	}
-	addRunFacts(&out, in, b.TimesPath, &msgs)
+	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	out.Runs = sweepRows(in, analysedRun)
 	if detailed {
 		out.Memory = engineMemory(layers, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)

@@ -45,10 +45,11 @@ type sourcedRun struct {
 }
 
 // runsOf lists the usable runs of the companions, most trusted first: TREx
-// metadata (TREx writes what one trtexec run printed), then trtexec logs
-// (the first run of a log that holds several, as with the first document of
-// concatenated dumps).
-func runsOf(in Inputs) []sourcedRun {
+// metadata (TREx writes what one trtexec run printed), then trtexec logs.
+// Of a log that holds several runs it takes the run the analysis reads
+// (analysed, 1-based, when the profile holds as many runs: the same
+// sweep), else the first, as with the first document of concatenated dumps.
+func runsOf(in Inputs, analysed int) []sourcedRun {
 	var out []sourcedRun
 	for _, c := range in.Metas {
 		if c.Err != nil || len(c.Runs) == 0 {
@@ -64,10 +65,13 @@ func runsOf(in Inputs) []sourcedRun {
 		if c.Err != nil || len(c.Runs) == 0 {
 			continue
 		}
-		s := sourcedRun{file: filepath.Base(c.Path), kind: contract.SourceTrtexecLog, nRuns: len(c.Runs), r: &c.Runs[0]}
+		k := 1
+		if analysed > 1 && len(c.Runs) == len(in.ProfileRuns) && analysed <= len(c.Runs) {
+			k = analysed
+		}
+		s := sourcedRun{file: filepath.Base(c.Path), kind: contract.SourceTrtexecLog, nRuns: len(c.Runs), r: &c.Runs[k-1]}
 		if len(c.Runs) > 1 {
-			one := 1
-			s.run = &one
+			s.run = &k
 		}
 		out = append(out, s)
 	}
@@ -75,10 +79,11 @@ func runsOf(in Inputs) []sourcedRun {
 }
 
 // addRunFacts fills device and build from the companions and, when the
-// backend has timing, timing.measured.
-func addRunFacts(out *contract.Backend, in Inputs, timesPath string, msgs *messages) {
+// backend has timing, timing.measured, from the log run that matches the
+// analysed profile run (analysed, 1-based; 0 when the profile has one).
+func addRunFacts(out *contract.Backend, in Inputs, timesPath string, analysed int, msgs *messages) {
 	companionWarnings(in, msgs)
-	runs := runsOf(in)
+	runs := runsOf(in, analysed)
 	out.Device = deviceFacts(runs)
 	out.Build = buildFacts(runs)
 	if out.Timing != nil {
@@ -86,7 +91,11 @@ func addRunFacts(out *contract.Backend, in Inputs, timesPath string, msgs *messa
 	}
 	for _, s := range runs {
 		if s.nRuns > 1 {
-			msgs.info(CodeSeveralRuns, fmt.Sprintf("%s holds %d trtexec runs; the first is used for the measured timing, device and build facts", s.file, s.nRuns))
+			which := "the first is used"
+			if s.run != nil && *s.run > 1 {
+				which = fmt.Sprintf("run %d, the one the profile analysis reads, is used", *s.run)
+			}
+			msgs.info(CodeSeveralRuns, fmt.Sprintf("%s holds %d trtexec runs; %s for the measured timing, device and build facts", s.file, s.nRuns, which))
 		}
 	}
 }

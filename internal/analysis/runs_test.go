@@ -1,30 +1,76 @@
 package analysis
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
 )
 
-func TestItemsPerSecond(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	s := func(v string) *string { return &v }
-	for _, tc := range []struct {
-		name string
-		row  contract.RunRow
-		want *float64
-	}{
-		// 886 qps at 4.3 ms per batch of 4: 886 × 0.0043 ≈ 3.8 in flight,
-		// near the batch, so trtexec already counted items.
-		{"per item", contract.RunRow{Batch: s("4"), ThroughputQPS: f(886), GPUComputeMedianMs: f(4.3)}, f(886)},
-		// 225 qps at 4.3 ms: one query at a time, each of 4 items.
-		{"per query", contract.RunRow{Batch: s("4"), ThroughputQPS: f(225), GPUComputeMedianMs: f(4.3)}, f(900)},
-		{"no latency", contract.RunRow{Batch: s("8"), ThroughputQPS: f(100)}, f(800)},
-		{"no batch", contract.RunRow{ThroughputQPS: f(100), GPUComputeMedianMs: f(1)}, nil},
+// When layer info sits beside a profile file of several runs and a log of
+// the same sweep, the run whose layer names match the layer info is
+// analysed, and its measured timing comes from the same run of the log, not
+// from the log's first run.
+func TestMeasuredTimingFollowsTheAnalysedRun(t *testing.T) {
+	corpus := corpustest.Dir(t, corpustest.Companions)
+	src := filepath.Join(corpus, "trex-resnet18-a100-fp32-fp16")
+	layers, err := os.ReadFile(filepath.Join(src, "layers_fp16.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile, err := os.ReadFile(filepath.Join(src, "profile_fp16.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run 1 profiles another engine (renamed layers); run 2 is this one.
+	other := bytes.ReplaceAll(profile, []byte(`"name" : "`), []byte(`"name" : "other engine `))
+	if bytes.Equal(other, profile) {
+		other = bytes.ReplaceAll(profile, []byte(`"name": "`), []byte(`"name": "other engine `))
+	}
+	if bytes.Equal(other, profile) {
+		t.Fatal("could not rename the profile's layers; its key spelling changed")
+	}
+	// Two runs of a trtexec log with different GPU compute medians.
+	logText, err := os.ReadFile(filepath.Join(corpus, "jetson-trt7-googlenet-int8-batch-sweep-concat", "log_int8-trtexec.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := strings.SplitAfter(string(logText), "&&&& PASSED")
+	if len(runs) < 3 {
+		t.Fatalf("the sweep log has %d runs, want at least 2", len(runs)-1)
+	}
+	second := runs[1]
+	if i := strings.Index(second, "&&&& RUNNING"); i >= 0 {
+		second = second[i:]
+	}
+	twoRuns := runs[0] + second[:strings.LastIndex(second, "&&&& PASSED")] + "&&&& PASSED\n"
+
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"layers_fp16.json":  layers,
+		"profile_fp16.json": append(append(other, '\n'), profile...),
+		"log_fp16.txt":      []byte(twoRuns),
 	} {
-		got := itemsPerSecond(&tc.row)
-		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	b := backendByLabel(t, analyzeFolder(t, dir), "fp16")
+	if len(b.Runs) != 2 || !b.Runs[1].Analysed || b.Runs[0].Analysed {
+		t.Fatalf("runs %+v, want 2 with the second analysed", b.Runs)
+	}
+	m := b.Timing.Measured
+	if m == nil || m.GPUComputeMs.Median == nil {
+		t.Fatalf("no measured GPU compute median: %+v", m)
+	}
+	want, first := b.Runs[1].GPUComputeMedianMs, b.Runs[0].GPUComputeMedianMs
+	if want == nil || first == nil || *want == *first {
+		t.Fatalf("the two runs' GPU compute medians %v and %v must differ for this test", want, first)
+	}
+	if *m.GPUComputeMs.Median != *want {
+		t.Errorf("measured GPU compute median %v, want run 2's %v (run 1: %v)", *m.GPUComputeMs.Median, *want, *first)
 	}
 }
