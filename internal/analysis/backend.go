@@ -171,6 +171,7 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 	if v.AnalysisMode == contract.ModeProfileOnly {
 		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
+		out.Overview = findings.DescribeProfileOnly(&out)
 	}
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	out.Runs = sweepRows(in, analysedRun)

@@ -195,3 +195,27 @@ func ids(b *contract.Backend) []string {
 	}
 	return out
 }
+
+// DIAGNOSIS.md on DETR (names-only layer info): "The profile alone still
+// shows 247 reformats ≈ 11.6 % and decomposed attention ≈ 19 %."
+func TestCorpusProfileOnlyDescriptions(t *testing.T) {
+	d := analyzeCase(t, "detr-resnet50-int8-layer-names-only")
+	i := slices.IndexFunc(d.Results, func(b contract.Backend) bool { return b.Label == "int8" })
+	if i < 0 {
+		t.Fatal("no backend int8")
+	}
+	b := &d.Results[i]
+	if b.Validation.AnalysisMode != contract.ModeProfileOnly || len(b.Issues) != 0 {
+		t.Fatalf("mode %s with %d findings, want profile_only without findings", b.Validation.AnalysisMode, len(b.Issues))
+	}
+	for id, want := range map[string]float64{"profile_conversions": 11.6, "profile_decomposed_attention": 19} {
+		i := slices.IndexFunc(b.Overview, func(o contract.OverviewItem) bool { return o.ID == id })
+		if i < 0 {
+			t.Errorf("no overview item %s: %+v", id, b.Overview)
+			continue
+		}
+		if got := b.Overview[i].Metrics["share_pct"]; got < want*0.7 || got > want*1.3 {
+			t.Errorf("%s at %.1f%%, expert says %.1f%% (±30%%)", id, got, want)
+		}
+	}
+}

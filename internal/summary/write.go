@@ -240,6 +240,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			g.write(w, "  ", p.dim)
 		}
 		if v.Guessed {
+			// No findings without layer info; what the names tell is
+			// described, unscored.
+			writeOverview(w, v.Overview)
 			continue
 		}
 		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis))
@@ -253,12 +256,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			}
 			fmt.Fprintf(w, "     next: %s\n", f.NextCheck)
 		}
-		if len(v.Overview) > 0 {
-			fmt.Fprintf(w, "\n  where the time goes (not findings)\n")
-			for _, o := range v.Overview {
-				fmt.Fprintf(w, "  · %s: %s\n", o.Title, strings.Join(o.Evidence, " "))
-			}
-		}
+		writeOverview(w, v.Overview)
 		if len(v.Positives) > 0 {
 			fmt.Fprintf(w, "\n  positives (%d)\n", len(v.Positives))
 			for _, ps := range v.Positives {
@@ -447,4 +445,15 @@ func diagnosisLine(d *contract.Diagnosis) string {
 	}
 	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum"}[d.ReferenceSource]
 	return fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
+}
+
+// writeOverview prints the unscored descriptions of where the time goes.
+func writeOverview(w io.Writer, items []contract.OverviewItem) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n  where the time goes (not findings)\n")
+	for _, o := range items {
+		fmt.Fprintf(w, "  · %s: %s\n", o.Title, strings.Join(o.Evidence, " "))
+	}
 }

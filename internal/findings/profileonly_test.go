@@ -1,0 +1,58 @@
+package findings
+
+import (
+	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
+)
+
+// profileOnly is a backend analysed from its profile alone: records with
+// kinds guessed from their names, as the analysis makes them.
+func profileOnly(recs map[string]float64, order []string) *contract.Backend {
+	b := &contract.Backend{Validation: contract.BackendValidation{Status: contract.StatusFailed, AnalysisMode: contract.ModeProfileOnly}}
+	total := 0.0
+	for _, n := range order {
+		total += recs[n]
+		b.Records = append(b.Records, contract.Record{Name: n, Layer: -1, AvgMs: recs[n], LayerType: layerfacts.GuessKind(n), Tags: []string{layerfacts.TagGuessed}})
+	}
+	b.Timing = &contract.Timing{AverageInferenceMs: total}
+	return b
+}
+
+func TestDescribeProfileOnly(t *testing.T) {
+	attention := []string{"/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/attn/MatMul_1", "/enc/l0/attn/q_proj/MatMul"}
+	for _, c := range []struct {
+		name       string
+		order      []string
+		ms         map[string]float64
+		wantIDs    []string
+		wantShares []float64
+	}{
+		{"attention and reformats",
+			append([]string{"/backbone/conv1/Conv", "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax"}, attention...),
+			map[string]float64{"/backbone/conv1/Conv": 5, "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax": 1, "/enc/l0/attn/MatMul": 1, "/enc/l0/attn/Softmax": 1.5, "/enc/l0/attn/MatMul_1": 0.5, "/enc/l0/attn/q_proj/MatMul": 1},
+			// q_proj/MatMul is a projection in a deeper scope, not the attention's own product.
+			[]string{"profile_conversions", "profile_decomposed_attention"}, []float64{10, 30}},
+		{"softmax without a matmul in its scope is a classifier",
+			[]string{"/head/fc/MatMul", "/head/prob/Softmax", "/backbone/conv/Conv"},
+			map[string]float64{"/head/fc/MatMul": 1, "/head/prob/Softmax": 1, "/backbone/conv/Conv": 8},
+			nil, nil},
+		{"under the description threshold",
+			[]string{"/backbone/conv/Conv", "Reformatting CopyNode for Input Tensor 0 to /backbone/conv/Conv"},
+			map[string]float64{"/backbone/conv/Conv": 99, "Reformatting CopyNode for Input Tensor 0 to /backbone/conv/Conv": 1},
+			nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := DescribeProfileOnly(profileOnly(c.ms, c.order))
+			if len(got) != len(c.wantIDs) {
+				t.Fatalf("items %+v, want ids %v", got, c.wantIDs)
+			}
+			for i, o := range got {
+				if o.ID != c.wantIDs[i] || !near(o.Metrics["share_pct"], c.wantShares[i], 1e-3) {
+					t.Errorf("item %d: %s at %v%%, want %s at %v%%", i, o.ID, o.Metrics["share_pct"], c.wantIDs[i], c.wantShares[i])
+				}
+			}
+		})
+	}
+}
