@@ -599,6 +599,12 @@ type Finding struct {
 	Layers      []int              `json:"layers"` // the layers the finding owns, most expensive first
 }
 
+// MetricAccuracyTradeoff is the issues[].metrics key (value 1) of a finding
+// whose gain needs a narrower precision than the build's (calibration or
+// QAT, then an accuracy check); its score is weighted down and renderers
+// say which part of diagnosis.recoverable_ms is such a trade-off.
+const MetricAccuracyTradeoff = "accuracy_tradeoff"
+
 // Positive is something that is already good, with numbers.
 type Positive struct {
 	ID       string             `json:"id"`

@@ -133,4 +133,4 @@ func weight(f *contract.Finding) float64 {
 
 // MetricAccuracyTradeoff is the metric (1) of a finding whose gain needs a
 // narrower precision than the build's.
-const MetricAccuracyTradeoff = "accuracy_tradeoff"
+const MetricAccuracyTradeoff = contract.MetricAccuracyTradeoff

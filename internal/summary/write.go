@@ -245,7 +245,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			writeOverview(w, v.Overview)
 			continue
 		}
-		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis))
+		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
 		for i, f := range v.Findings {
 			fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
 			for _, e := range f.Evidence {
@@ -439,12 +439,22 @@ func recoverable(f contract.Finding, d *contract.Diagnosis) string {
 }
 
 // diagnosisLine names the latency findings are priced against.
-func diagnosisLine(d *contract.Diagnosis) string {
+func diagnosisLine(d *contract.Diagnosis, fs []contract.Finding) string {
 	if d == nil {
 		return ""
 	}
 	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum"}[d.ReferenceSource]
-	return fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
+	line := fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
+	tradeoff := 0.0
+	for _, f := range fs {
+		if f.Metrics[contract.MetricAccuracyTradeoff] > 0 {
+			tradeoff += f.RecoverableMs
+		}
+	}
+	if tradeoff > 0 && d.ReferenceMs > 0 {
+		line += fmt.Sprintf(", %.4f ms (%s) of it only by an accuracy trade-off", tradeoff, pct(tradeoff/d.ReferenceMs*100))
+	}
+	return line
 }
 
 // writeOverview prints the unscored descriptions of where the time goes.

@@ -653,7 +653,7 @@ export interface Finding {
   /** Stable rule id. */
   id: string;
   title: string;
-  /** recoverable_share / 100 × certainty weight (high 1, medium 0.7, low 0.4). */
+  /** recoverable_share / 100 × the weight of its confidence, weighted down further when metrics.accuracy_tradeoff is 1 (the gain needs a narrower precision than the build's); the weights are in trtperf explain's pricing text (one table in the findings package). */
   score: number;
   confidence: Confidence;
   /** Share of the profiled layer sum the owned layers take, percent. */
