@@ -18,6 +18,7 @@ func init() { register("summary", newSummaryCmd) }
 func newSummaryCmd() *cobra.Command {
 	var sf scopeFlags
 	var opt summary.Options
+	var nameWidth int
 	c := &cobra.Command{
 		Use:   "summary FOLDER|FILE",
 		Short: "Print where the time goes and the ranked findings (like pprof -top)",
@@ -40,6 +41,14 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 			if opt.Top <= 0 {
 				return cannotRun("--top must be at least 1 (got %d)", opt.Top)
 			}
+			switch {
+			case nameWidth == 0:
+				opt.NameWidth = summary.FullNames
+			case nameWidth < 5:
+				return cannotRun("--name-width must be 0 (full names) or at least 5 (got %d)", nameWidth)
+			default:
+				opt.NameWidth = nameWidth
+			}
 			d, err := summaryData(&sf, args)
 			if err != nil {
 				return err
@@ -57,6 +66,7 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 	}
 	sf.add(c)
 	c.Flags().IntVar(&opt.Top, "top", 20, "number of layers in the top table")
+	c.Flags().IntVar(&nameWidth, "name-width", 60, "longest layer name printed before its middle is elided (0: full names)")
 	c.Flags().StringVar(&opt.By, "by", "", "breakdown table to print: type, precision or tag (default: type and precision)")
 	c.Flags().StringVar(&opt.Format, "format", "text", "output format: text, markdown, csv or json")
 	return c

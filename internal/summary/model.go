@@ -13,9 +13,13 @@ type Options struct {
 	By     string // "type", "precision", "tag", or "" for type and precision
 	Format string // "text" (default), "markdown", "csv", "json"
 	Color  bool   // ANSI colour (text only); the CLI sets it on a terminal
-	// NameWidth caps the layer-name column (runes); <= 0 means 60.
+	// NameWidth caps the layer-name column (runes); 0 means 60,
+	// FullNames no cap.
 	NameWidth int
 }
+
+// FullNames is the NameWidth that prints layer names whole.
+const FullNames = -1
 
 // Formats and breakdowns Write accepts.
 var (
@@ -94,9 +98,6 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		v.Device, v.Build, v.Inventory = deviceLine(b.Device), buildLine(b.Build), inventoryOf(b)
 		v.TensorRT, v.Graph = trtVersion(b), graphState(b)
 		nw := opt.NameWidth
-		if nw <= 0 {
-			nw = 60
-		}
 		v.Memory, v.Roofline = memoryLine(b.Memory, nw), rooflineLine(b, nw)
 		v.Runs = b.Runs
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly

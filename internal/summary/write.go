@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,10 @@ func Write(w io.Writer, d *contract.AnalyzeData, opt Options) error {
 	if opt.By != "" && !slices.Contains(Breakdowns, opt.By) {
 		return fmt.Errorf("summary: unknown breakdown %q (use one of %s)", opt.By, strings.Join(Breakdowns, ", "))
 	}
-	if opt.NameWidth <= 0 {
+	switch {
+	case opt.NameWidth == FullNames:
+		opt.NameWidth = math.MaxInt
+	case opt.NameWidth <= 0:
 		opt.NameWidth = 60
 	}
 	views := buildViews(d, opt)
