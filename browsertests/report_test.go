@@ -103,6 +103,13 @@ func checkNumbers(t *testing.T, p *page, d *contract.AnalyzeData) {
 	if got := eval[int](t, p, `document.querySelectorAll("#top-findings li").length`); got != min(3, len(b.Issues)) {
 		t.Errorf("first screen shows %d findings, want %d", got, min(3, len(b.Issues)))
 	}
+	// In the analysis' rank (by score), as the summary prints them.
+	shown := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-findings li")).map(li => li.dataset.id)`)
+	for i, id := range shown {
+		if i < len(b.Issues) && id != b.Issues[i].ID {
+			t.Errorf("first screen finding %d is %s, the analysis ranks %s there", i+1, id, b.Issues[i].ID)
+		}
+	}
 	bars := eval[int](t, p, `document.querySelectorAll("#chart-type .bar-row").length`)
 	if want := min(len(b.TypeBreakdown), 7); bars != want {
 		t.Errorf("type chart has %d bars, want %d", bars, want)

@@ -91,14 +91,11 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
   return sec;
 }
 
-/** Findings ordered by recoverable time when the analysis prices them,
- *  else in the analysis' order (by score). */
+/** Findings in the analysis' order: by score, which weighs the recoverable
+ *  share by confidence and ranks accuracy trade-offs after the build's own
+ *  fixes, so the report says "do this first" as the summary does. */
 export function rankedFindings(b: Backend): PricedFinding[] {
-  const list: PricedFinding[] = (b.issues || []).slice();
-  if (list.some((f) => num(f.recoverable_ms) !== null)) {
-    list.sort((x, y) => (num(y.recoverable_ms) ?? -1) - (num(x.recoverable_ms) ?? -1));
-  }
-  return list;
+  return (b.issues || []).slice();
 }
 
 /** One line saying what a finding is worth. */
