@@ -19,14 +19,17 @@ type Work struct {
 // convolutions, deconvolutions and fully connected / GEMM layers lowered to
 // them (2 × weights × output positions: each weight meets every output
 // position once; a deconvolution's input positions instead), and matrix
-// multiplies of two activations (2 × batch × M × N × K). ok is false for
-// other layers or when a needed number is missing.
+// multiplies of two activations (2 × batch × M × N × K). A fused
+// convolution + activation + pooling layer (ConvActPool) counts its
+// convolution, whose output positions follow from the input and the Conv*
+// kernel, stride, padding and dilation (its own output is after pooling).
+// ok is false for other layers or when a needed number is missing.
 func LayerWork(l *engine.Layer) (Work, bool) {
 	var w Work
 	var weights int64
 	var wType string
 	switch paramType(l) {
-	case "convolution", "fullyconnected", "deconvolution":
+	case "convolution", "fullyconnected", "deconvolution", "convactpool":
 		weights, wType = weightCount(l.Params)
 	}
 	switch paramType(l) {
@@ -42,6 +45,12 @@ func LayerWork(l *engine.Layer) (Work, bool) {
 		positions := float64(out[0])
 		for _, d := range out[2:] {
 			positions *= float64(d)
+		}
+		w.FLOPs = 2 * float64(weights) * positions
+	case "convactpool":
+		positions, ok := fusedConvPositions(l)
+		if weights <= 0 || !ok {
+			return w, false
 		}
 		w.FLOPs = 2 * float64(weights) * positions
 	case "deconvolution":
@@ -97,6 +106,66 @@ func LayerWork(l *engine.Layer) (Work, bool) {
 	return w, true
 }
 
+// fusedConvPositions is the number of output positions (batch × spatial)
+// of a fused layer's convolution, from its input dimensions and its
+// ConvKernel, ConvStride, ConvPrePadding, ConvPostPadding and ConvDilation
+// (stride and dilation 1 and no padding when absent).
+func fusedConvPositions(l *engine.Layer) (float64, bool) {
+	if len(l.Inputs) == 0 {
+		return 0, false
+	}
+	in := l.Inputs[0].Dims
+	if len(in) < 3 || anyNegative(in) {
+		return 0, false
+	}
+	spatial := in[2:]
+	kernel, ok := intsParam(l.Params, "ConvKernel")
+	if !ok || len(kernel) != len(spatial) {
+		return 0, false
+	}
+	at := func(key string, i int, def int64) (int64, bool) {
+		v, ok := intsParam(l.Params, key)
+		if !ok {
+			return def, true
+		}
+		if len(v) != len(spatial) {
+			return 0, false
+		}
+		return v[i], true
+	}
+	positions := float64(in[0])
+	for i, size := range spatial {
+		stride, ok1 := at("ConvStride", i, 1)
+		pre, ok2 := at("ConvPrePadding", i, 0)
+		post, ok3 := at("ConvPostPadding", i, 0)
+		dil, ok4 := at("ConvDilation", i, 1)
+		if !ok1 || !ok2 || !ok3 || !ok4 || stride <= 0 || dil <= 0 {
+			return 0, false
+		}
+		out := (size+pre+post-dil*(kernel[i]-1)-1)/stride + 1
+		if out <= 0 {
+			return 0, false
+		}
+		positions *= float64(out)
+	}
+	return positions, true
+}
+
+// intsParam reads an integer list parameter ([3, 3]); false when the layer
+// has no such key or it is not a list of integers.
+func intsParam(params []engine.Param, key string) ([]int64, bool) {
+	for _, p := range params {
+		if p.Key == key {
+			var v []int64
+			if json.Unmarshal(p.Value, &v) != nil {
+				return nil, false
+			}
+			return v, true
+		}
+	}
+	return nil, false
+}
+
 // paramType is the layer's parameter kind, lower case: ParameterType, else
 // the LayerType.
 func paramType(l *engine.Layer) string {
@@ -114,6 +183,8 @@ func paramType(l *engine.Layer) string {
 		return "fullyconnected"
 	case strings.Contains(t, "matrixmultiply"):
 		return "matrixmultiply"
+	case t == "convactpool":
+		return t
 	}
 	return t
 }

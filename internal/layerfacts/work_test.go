@@ -86,3 +86,47 @@ func TestLayerWorkMatMulAndOthers(t *testing.T) {
 		t.Error("dynamic dimensions gave FLOPs")
 	}
 }
+
+// A fused convolution + activation + pooling layer counts its convolution:
+// 2 × N × K × H_conv × W_conv × (C_in / groups) × k_h × k_w, where the
+// convolution's output size, pooled with the layer's Pooling* window,
+// stride and padding, must give the layer's own output size (a check of
+// H_conv against the dump itself).
+func TestConvActPoolFLOPs(t *testing.T) {
+	corpus := corpustest.Dir(t, corpustest.LayerFacts)
+	n := 0
+	for _, f := range []string{"trex-resnet18-a100-qat/layers_int8-qat-residual.json", "trex-resnet18-a100-qat/layers_int8-qat-residual-qgap.json"} {
+		info, err := dump.ReadLayerInfo(filepath.Join(corpus, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range info.Layers {
+			l := &info.Layers[i]
+			if l.ParameterType != "ConvActPool" {
+				continue
+			}
+			n++
+			in, out := l.Inputs[0].Dims, l.Outputs[0].Dims
+			k, s := paramInts(t, l, "ConvKernel"), paramInts(t, l, "ConvStride")
+			pre, post := paramInts(t, l, "ConvPrePadding"), paramInts(t, l, "ConvPostPadding")
+			pk, ps := paramInts(t, l, "PoolingWindowSize"), paramInts(t, l, "PoolingStride")
+			ppre, ppost := paramInts(t, l, "PoolingPrePadding"), paramInts(t, l, "PoolingPostPadding")
+			conv := make([]int64, 2)
+			for d := range 2 {
+				conv[d] = (in[2+d]+pre[d]+post[d]-k[d])/s[d] + 1
+				if pooled := (conv[d]+ppre[d]+ppost[d]-pk[d])/ps[d] + 1; pooled != out[2+d] {
+					t.Fatalf("%s: conv output %d pools to %d, the dump says %d", l.Name, conv[d], pooled, out[2+d])
+				}
+			}
+			outMaps, groups := paramInts(t, l, "ConvOutMaps")[0], paramInts(t, l, "ConvGroups")[0]
+			want := 2.0 * float64(in[0]*outMaps*conv[0]*conv[1]*(in[1]/groups)*k[0]*k[1])
+			w, ok := LayerWork(l)
+			if !ok || w.FLOPs != want {
+				t.Errorf("%s: %s FLOPs %v (ok %v), closed form %v", f, l.Name, w.FLOPs, ok, want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no ConvActPool layer checked")
+	}
+}
