@@ -56,6 +56,14 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 		}
 	}
 
+	// A times file of the same sweep: the analysed run's times (said after
+	// the messages that say what to do).
+	timesNote := ""
+	if analysedRun > 0 && len(in.TimesRuns) == len(in.ProfileRuns) && analysedRun <= len(in.TimesRuns) {
+		in.Times, in.TimesErr = in.TimesRuns[analysedRun-1], nil
+		timesNote = fmt.Sprintf("times file %s holds %d runs, as the profile does; run %d, the one analysed, gives the end-to-end latency", filepath.Base(b.TimesPath), len(in.TimesRuns), analysedRun)
+	}
+
 	// Layer side first, so the message that says what to do comes first.
 	var layers []engine.Layer
 	optProfiles := []int{0}
@@ -172,6 +180,9 @@ func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id ide
 		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
 		out.Overview = findings.DescribeProfileOnly(&out)
+	}
+	if timesNote != "" {
+		msgs.info(CodeSeveralRuns, timesNote)
 	}
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	out.Runs = sweepRows(in, analysedRun)

@@ -28,6 +28,9 @@ type Inputs struct {
 	// has a profile (they give the real latency beside the profiled sum).
 	Times    *engine.Times
 	TimesErr error
+	// TimesRuns are the lists of a times file that holds several
+	// concatenated ones (TimesErr says so), one per run.
+	TimesRuns []*engine.Times
 	// Metas and Logs are the TREx metadata and trtexec logs beside the
 	// dumps, in discovery order; a file that cannot be read has its error.
 	Metas []Companion

@@ -25,7 +25,10 @@ func Load(b discover.Backend) Inputs {
 			in.ProfileRuns = dump.ProfileRuns(b.ProfilePath, in.ProfileErr)
 		})
 		if b.TimesPath != "" {
-			wg.Go(func() { in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath) })
+			wg.Go(func() {
+				in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath)
+				in.TimesRuns = dump.TimesRuns(b.TimesPath, in.TimesErr)
+			})
 		}
 	}
 	in.Metas = make([]Companion, len(b.MetaPaths))

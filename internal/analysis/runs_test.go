@@ -74,3 +74,23 @@ func TestMeasuredTimingFollowsTheAnalysedRun(t *testing.T) {
 		t.Errorf("measured GPU compute median %v, want run 2's %v (run 1: %v)", *m.GPUComputeMs.Median, *want, *first)
 	}
 }
+
+// A times file holding as many concatenated lists as the profile holds
+// runs gives the analysed run's end-to-end latency (the TensorRT 7 sweep:
+// run 1, batch 1, 1520 inferences), not a warning that it was left out.
+func TestConcatenatedTimesFollowTheAnalysedRun(t *testing.T) {
+	dir := filepath.Join(corpustest.Dir(t, corpustest.Companions), "jetson-trt7-googlenet-int8-batch-sweep-concat")
+	b := &analyzeFolder(t, dir).Results[0]
+	e := b.Timing.EndToEnd
+	if e == nil {
+		t.Fatalf("no end-to-end latency; messages %+v", b.Validation.Messages)
+	}
+	if e.Iterations != 1520 {
+		t.Errorf("end to end over %d inferences, want run 1's 1520", e.Iterations)
+	}
+	for _, m := range b.Validation.Messages {
+		if strings.Contains(m.Message, "end-to-end latency is left out") {
+			t.Errorf("still warns: %s", m.Message)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 
@@ -49,6 +50,43 @@ func ParseTimes(data []byte) (*engine.Times, error) {
 	if _, err := dec.ReadToken(); err == nil {
 		return nil, errPlain(CodeConcatenated, "the file holds several concatenated JSON documents; split it into one file per run")
 	}
+	return timesOf(recs)
+}
+
+// TimesRuns re-reads a times file whose error says it holds several
+// concatenated lists (the runs of a sweep appended to one file) and parses
+// each; nil for any other error. A list that does not parse ends it.
+func TimesRuns(path string, err error) []*engine.Times {
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Code != CodeConcatenated {
+		return nil
+	}
+	data, rerr := readInput(path, true)
+	if rerr != nil {
+		return nil
+	}
+	return TimesRunsOf(data)
+}
+
+// TimesRunsOf splits data into its concatenated --exportTimes lists.
+func TimesRunsOf(data []byte) []*engine.Times {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	var out []*engine.Times
+	for {
+		var recs []timesRecord
+		if json.UnmarshalDecode(dec, &recs) != nil {
+			return out
+		}
+		t, err := timesOf(recs)
+		if err != nil {
+			return out
+		}
+		out = append(out, t)
+	}
+}
+
+// timesOf checks one list of records and collects its columns.
+func timesOf(recs []timesRecord) (*engine.Times, error) {
 	if len(recs) == 0 {
 		return nil, errPlain(CodeEmpty, "the times file holds no inference records")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/corpustest"
@@ -71,10 +72,46 @@ func TestCorpusTimes(t *testing.T) {
 func FuzzParseTimes(f *testing.F) {
 	f.Add([]byte(`[{"computeMs":0.8,"latencyMs":0.9}]`))
 	f.Add([]byte(`[{"latencyMs":1}][`))
+	f.Add([]byte(`[{"latencyMs":1}]
+[{"latencyMs":2,"computeMs":1.5}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tm, err := ParseTimes(data)
 		if err == nil && (len(tm.LatencyMs) == 0 || (tm.ComputeMs != nil && len(tm.ComputeMs) != len(tm.LatencyMs))) {
 			t.Fatalf("accepted %q with %d latencies and %d compute times", data, len(tm.LatencyMs), len(tm.ComputeMs))
 		}
+		// Splitting agrees with parsing: a whole list is one run, equal to it.
+		runs := TimesRunsOf(data)
+		if err == nil && (len(runs) != 1 || !slices.Equal(runs[0].LatencyMs, tm.LatencyMs)) {
+			t.Fatalf("%q parses as one list but splits into %d runs", data, len(runs))
+		}
+		for i, r := range runs {
+			if len(r.LatencyMs) == 0 {
+				t.Fatalf("run %d of %q has no latencies", i, data)
+			}
+		}
 	})
+}
+
+// Lists appended to one file (a sweep script's --exportTimes) split into one
+// run each; a broken list ends the split.
+func TestTimesRunsOf(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int // latencies per run
+	}{
+		{`[{"latencyMs":1}]`, []int{1}},
+		{`[{"latencyMs":1},{"latencyMs":2}]
+[{"latencyMs":3}]  [{"latencyMs":4}]`, []int{2, 1, 1}},
+		{`[{"latencyMs":1}][{"computeMs":2}]`, []int{1}}, // no latencyMs: ends the split
+		{`[{"latencyMs":1}][`, []int{1}},
+		{`{}`, nil},
+	} {
+		var got []int
+		for _, r := range TimesRunsOf([]byte(c.in)) {
+			got = append(got, len(r.LatencyMs))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("TimesRunsOf(%q) runs %v, want %v", c.in, got, c.want)
+		}
+	}
 }
