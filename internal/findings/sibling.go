@@ -28,6 +28,7 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison) {
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue
 		}
+		corroborateFusion(b, bs)
 		s, ok := bestSibling(b, bs)
 		if !ok {
 			continue
@@ -260,4 +261,40 @@ func resum(b *contract.Backend) {
 	}
 	d.RecoverableMs = round(min(sum, d.ReferenceMs), 6)
 	d.RecoverableShare = round(min(100, d.RecoverableMs/d.ReferenceMs*100), 3)
+}
+
+// corroborateFusion adds to an unfused_epilogue finding the sibling builds
+// of the same model whose activations are all fused (no such finding, not
+// even an unscored one): evidence that the fusion is possible, whatever
+// the two profilers measure.
+func corroborateFusion(b *contract.Backend, bs []*contract.Backend) {
+	i := slices.IndexFunc(b.Issues, func(f contract.Finding) bool { return f.ID == "unfused_epilogue" })
+	if i < 0 {
+		return
+	}
+	f := &b.Issues[i]
+	for _, o := range bs {
+		if o == b || o.Diagnosis == nil || o.Validation.Status != contract.StatusPassed || !sameInputs(b, o) || hasCandidate(o, "unfused_epilogue") {
+			continue
+		}
+		say := fmt.Sprintf("The %q build of the same model in this folder runs no activation alone after its convolutions/GEMMs: TensorRT fused them there (its layer sum %.4f ms vs %.4f ms here", o.Label, o.Diagnosis.LayerSumMs, b.Diagnosis.LayerSumMs)
+		if b.ProfileKind != o.ProfileKind {
+			say += ", measured by a different profiler"
+		}
+		f.Evidence = append(f.Evidence, say+").")
+	}
+}
+
+// hasCandidate: the backend has a finding with the id, scored or listed as
+// a minor item.
+func hasCandidate(b *contract.Backend, id string) bool {
+	if slices.ContainsFunc(b.Issues, func(f contract.Finding) bool { return f.ID == id }) {
+		return true
+	}
+	for _, o := range b.Overview {
+		if _, ok := o.Metrics[id+"_ms"]; ok && o.ID == "minor_items" {
+			return true
+		}
+	}
+	return false
 }
