@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -354,5 +355,57 @@ func TestBuildColumns(t *testing.T) {
 	}
 	if got := lo.Strings[lo.PrecID[0]]; got != "FP32" {
 		t.Errorf("precision from the output format: %q, want FP32", got)
+	}
+}
+
+// TestBuildDeterministic: the same analysis gives the same report bytes,
+// file by file, even where the analysis holds maps (Go iterates them in a
+// random order).
+func TestBuildDeterministic(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 2500, WithLayerOnly: true})
+	metrics := map[string]float64{}
+	for i := range 20 {
+		metrics[fmt.Sprintf("m%02d", i)] = float64(i)
+	}
+	d.Results[0].Positives[0].Metrics = metrics
+	enc := encode(t, d)
+	read := func(dir string) map[string][]byte {
+		files := map[string][]byte{}
+		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			files[rel] = b
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	var first map[string][]byte
+	for i := range 4 {
+		dir := filepath.Join(t.TempDir(), "r")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := Build(dir, d, enc, nil); err != nil {
+			t.Fatal(err)
+		}
+		files := read(dir)
+		if i == 0 {
+			first = files
+			continue
+		}
+		if len(files) != len(first) {
+			t.Fatalf("build %d wrote %d files, build 0 %d", i, len(files), len(first))
+		}
+		for name, b := range first {
+			if !bytes.Equal(files[name], b) {
+				t.Fatalf("build %d: %s differs from build 0", i, name)
+			}
+		}
 	}
 }

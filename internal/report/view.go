@@ -291,11 +291,13 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 		jobs = append(jobs, detailJobs(dir, bi, b, encoded, &idx.Results[bi])...)
 	}
 	jobs = append(jobs, func() error {
-		sum, err := json.Marshal(summary(d))
+		// Deterministic: map members (findings' metrics, ...) in key
+		// order, so the same analysis gives the same data.js.
+		sum, err := json.Marshal(summary(d), json.Deterministic(true))
 		if err != nil {
 			return fmt.Errorf("encode analysis summary: %w", err)
 		}
-		view, err := json.Marshal(views)
+		view, err := json.Marshal(views, json.Deterministic(true))
 		if err != nil {
 			return fmt.Errorf("encode view index: %w", err)
 		}
