@@ -16,6 +16,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/mdcheck"
 	"github.com/trtperf/trtperf/internal/report"
 )
@@ -189,6 +190,7 @@ func newBlockWriter(hint int64) *blockWriter {
 	w := &blockWriter{}
 	if hint > 0 {
 		w.first = make([]byte, 0, min(hint, maxHint))
+		hugepage.Advise(w.first)
 	}
 	return w
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/hugepage"
 )
 
 // MaxFileBytes is the largest input file read (a 200k-layer dump is about
@@ -60,6 +61,7 @@ func readInput(path string, json bool) ([]byte, error) {
 	// The size from Stat sizes the buffer; a file that grows meanwhile is
 	// still read to its end, within the limit.
 	data := make([]byte, n, st.Size()+1)
+	hugepage.Advise(data)
 	copy(data, head)
 	for {
 		if int64(len(data)) > MaxFileBytes {

@@ -1,0 +1,34 @@
+// Package hugepage asks the operating system to back big, freshly
+// allocated buffers with huge pages (2 MiB on x86-64 and most arm64 Linux
+// kernels) instead of 4 KiB pages.
+//
+// trtperf fills a few buffers of hundreds of MB once (a dump read into
+// memory, the encoded analysis, the contract's layer array). The first
+// write to each 4 KiB page of fresh memory is a page fault; on a 10^5-layer
+// engine those faults cost more than the parsing itself on some machines
+// (a virtual machine measured 4.3 s to touch 512 MB page by page, 0.08–1.4 s
+// with huge pages, one fault per 2 MiB). Linux in its default "madvise"
+// mode gives huge pages only to memory marked with madvise(MADV_HUGEPAGE),
+// and the Go runtime does not mark its heap, so Advise marks the buffers
+// that matter. It changes nothing about the memory's contents or lifetime;
+// where the system has no transparent huge pages it is a no-op.
+package hugepage
+
+import "unsafe"
+
+// MinBytes is the smallest buffer worth advising: smaller ones hold at
+// most one aligned huge page and are left alone.
+const MinBytes = 4 << 20
+
+// Advise marks the huge-page-aligned part of s's backing array (up to its
+// capacity) for huge pages. Call it right after allocating s and before
+// writing to it: pages already touched keep their size. Errors are
+// ignored, as the advice is only a hint.
+func Advise[T any](s []T) {
+	var zero T
+	n := uintptr(cap(s)) * unsafe.Sizeof(zero)
+	if n < MinBytes {
+		return
+	}
+	advise(unsafe.Pointer(unsafe.SliceData(s)), n)
+}
