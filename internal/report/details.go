@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -98,6 +99,11 @@ func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *cont
 	return jobs
 }
 
+// scriptBuffers holds the write buffers of writeScriptFunc: a report of
+// 10^5 layers writes a few hundred files, one buffer each would be 60 MB
+// of fresh memory.
+var scriptBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 256<<10) }}
+
 // writeScriptFunc creates file (which must not exist) and lets write fill
 // it through a buffer.
 func writeScriptFunc(file string, write func(*bufio.Writer) error) error {
@@ -105,11 +111,14 @@ func writeScriptFunc(file string, write func(*bufio.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", file, err)
 	}
-	w := bufio.NewWriterSize(f, 256<<10)
+	w := scriptBuffers.Get().(*bufio.Writer)
+	w.Reset(f)
 	err = write(w)
 	if err == nil {
 		err = w.Flush()
 	}
+	w.Reset(nil)
+	scriptBuffers.Put(w)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
