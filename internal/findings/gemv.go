@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // gemvFacts are the shape facts of a GEMM/FC layer: rows (M, the output
@@ -171,14 +172,54 @@ func evalGEMVBandwidth(c *ctx) *contract.Finding {
 	}
 	f.Evidence = append(f.Evidence, "These kernels are bound by memory bandwidth: tensor cores, channel padding or tactic choice do not change their time.")
 	f.Metrics["achieved_gbs_max"] = round(hits[0].gbs, 1)
+	narrower := c.narrowerWeights()
 	if (c.target == "FP32" || c.target == "TF32") && !c.stronglyTyped() {
-		f.Action = "Store these weights in FP16 (build with --fp16) or INT8/FP8, or batch several requests so each weight read serves more than one input."
-		f.NextCheck = "Rebuild with --fp16 and compare these layers' times; for more, quantize the weights (INT8 weight-only or FP8) or raise the batch size."
+		f.Action = "Build with --fp16 first: FP16 weights halve the bytes read. For more, read fewer bytes still — " + narrower + " — or batch several requests so each weight read serves more than one input."
+		f.NextCheck = "Rebuild with --fp16 and compare these layers' times."
 	} else {
-		f.Action = "Quantize these weights to INT8/FP8 (weight-only quantization halves the bytes read), or batch several requests so each weight read serves more than one input."
-		f.NextCheck = "Quantize the fully connected weights (e.g. NVIDIA ModelOpt INT8 weight-only or FP8), rebuild, and compare these layers' times; or profile at a larger batch" + c.batchShapes(8) + "."
+		f.Action = "Read fewer weight bytes — " + narrower + " — or batch several requests so each weight read serves more than one input."
+		f.NextCheck = "Quantize the fully connected weights in one of those ways, rebuild and compare these layers' times; or profile at a larger batch" + c.batchShapes(8) + "."
 	}
 	return f
+}
+
+// narrowerWeights lists the ways to store GEMM weights in fewer bytes that
+// this GPU and TensorRT release offer: INT8 (W8A8, calibrated or with
+// Q/DQ) everywhere; FP8 only on GPUs with FP8 tensor cores (compute
+// capability 8.9+); INT4 weight-only (W4A16) only from TensorRT 10.
+// Unknown facts keep an option with its condition said.
+func (c *ctx) narrowerWeights() string {
+	opts := []string{"INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization, or calibration with --int8)"}
+	if !c.has("--int8") {
+		opts[0] = "INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization)"
+	}
+	switch cc := c.computeCapability(); {
+	case cc >= 89:
+		opts = append(opts, "FP8 (Q/DQ; this GPU has FP8 tensor cores)")
+	case cc == 0:
+		opts = append(opts, "FP8 on a GPU with FP8 tensor cores (Ada, Hopper or newer)")
+	}
+	switch {
+	case c.trt.IsZero():
+		opts = append(opts, "INT4 weight-only (W4A16, e.g. ModelOpt INT4 AWQ; TensorRT 10 or newer)")
+	case !c.trt.Less(trtexecflags.V(10, 0)):
+		opts = append(opts, "INT4 weight-only (W4A16, e.g. ModelOpt INT4 AWQ)")
+	}
+	return strings.Join(opts, "; ")
+}
+
+// computeCapability is the device's compute capability as 86 for "8.6";
+// 0 when the device is unknown.
+func (c *ctx) computeCapability() int {
+	d := c.b.Device
+	if d == nil || d.ComputeCapability == nil {
+		return 0
+	}
+	var major, minor int
+	if n, _ := fmt.Sscanf(*d.ComputeCapability, "%d.%d", &major, &minor); n == 0 {
+		return 0
+	}
+	return major*10 + minor
 }
 
 // batchShapes is " (--shapes=in:8x3x224x224)" for the backend's inputs at

@@ -68,6 +68,7 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 	f := c.newFinding("input_prologue", contract.ConfidenceHigh, recs)
 	var kinds []string
 	var transposes, pads, converts int
+	var atInput []*contract.Record // conversions reading the graph input itself
 	for _, r := range recs {
 		switch {
 		case r.RawLayerType == "Shuffle":
@@ -76,6 +77,9 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 			pads++
 		default:
 			converts++
+			if len(c.preds(r.Layer)) == 0 {
+				atInput = append(atInput, r)
+			}
 		}
 	}
 	if transposes > 0 {
@@ -97,22 +101,31 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 	if pads > 0 {
 		acts = append(acts, "fold explicit Pad ops into the following convolution/pooling (its pads attribute) in the model")
 	}
-	spec := ""
-	if converts > 0 {
-		spec = c.inputFormat(c.inputFormatSpec(recs))
-		acts = append(acts, fmt.Sprintf("feed the input in the type and layout the first layer reads (%s)", spec))
+	// An I/O format removes only a conversion of the graph input itself; one
+	// behind a pad or transpose goes with them when the prologue is folded.
+	spec, rawSpec, exact := "", "", false
+	if len(atInput) > 0 {
+		rawSpec, exact = c.inputFormatSpec(atInput)
+		spec = c.inputFormat(rawSpec)
+		if exact {
+			acts = append(acts, fmt.Sprintf("feed the input in the type and layout the first layer reads (%s)", spec))
+		} else {
+			acts = append(acts, fmt.Sprintf("feed the input in the type the first layer reads (%s; its channel-vectorized layout has no I/O format)", spec))
+		}
 	}
 	f.Action = strings.ToUpper(acts[0][:1]) + acts[0][1:]
 	if len(acts) > 1 {
 		f.Action += "; " + strings.Join(acts[1:], "; ")
 	}
 	f.Action += "."
-	if converts > 0 {
-		f.Action += c.inputFormatCaveat(c.inputFormatSpec(recs))
+	if spec != "" {
+		f.Action += c.inputFormatCaveat(rawSpec)
 	}
 	switch {
 	case transposes+pads > 0 && spec != "":
 		f.NextCheck = fmt.Sprintf("Re-export the model with the prologue folded (NCHW input, pads folded into the next conv/pool), rebuild with %s (and feed that input), and check these layers are gone.", spec)
+	case spec != "" && !exact:
+		f.NextCheck = fmt.Sprintf("Rebuild with %s (and feed that input), then check the input reformat: the type conversion goes; if the first layer's kernel keeps a channel-vectorized layout no I/O format offers, a cheaper layout-only reformat remains.", spec)
 	case spec != "":
 		f.NextCheck = fmt.Sprintf("Rebuild with %s (and feed that input), then check that the input reformat layers are gone.", spec)
 	default:
@@ -156,10 +169,11 @@ func (c *ctx) feedable(r *contract.Record) bool {
 }
 
 // inputFormatSpec is the trtexec I/O format spec (type:layout) that the
-// first type/layout conversion of the prologue produces, e.g. "fp16:hwc8";
-// when its layout has no I/O format, the type with a linear layout.
-func (c *ctx) inputFormatSpec(recs []*contract.Record) string {
-	best, bestPos := "", -1
+// first type/layout conversion of the prologue produces, e.g. "fp16:hwc8",
+// exact; when its layout has no I/O format, the type with a linear layout,
+// not exact.
+func (c *ctx) inputFormatSpec(recs []*contract.Record) (spec string, exact bool) {
+	best, bestExact, bestPos := "", false, -1
 	pos := make(map[int]int, len(c.b.Graph.TopoOrder))
 	for i, l := range c.b.Graph.TopoOrder {
 		pos[l] = i
@@ -173,19 +187,20 @@ func (c *ctx) inputFormatSpec(recs []*contract.Record) string {
 			continue
 		}
 		spec := formatSpec(l.Outputs[0].Format)
+		exact := spec != ""
 		if spec == "" {
 			if t := strings.ToLower(dataTypeWord(l.Outputs[0].Format)); t != "" {
 				spec = t + ":chw"
 			}
 		}
 		if spec != "" {
-			best, bestPos = spec, pos[r.Layer]
+			best, bestExact, bestPos = spec, exact, pos[r.Layer]
 		}
 	}
 	if best == "" {
-		return "fp16:chw"
+		return "fp16:chw", false
 	}
-	return best
+	return best, bestExact
 }
 
 // formatSpec maps TensorRT's format description ("Channel major FP16 format
