@@ -43,7 +43,7 @@ func analyze(scope *discover.Scope, opt Options, inputsOf func(i int) Inputs) (*
 		f := scope.Folder
 		d.Folder = &f
 	}
-	id := identify(scope, opt.ModelName)
+	id := identify(scope, opt.ModelName, opt.ModelNameFrom)
 	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
 	d.ModelComponents = id.components
 

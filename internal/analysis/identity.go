@@ -74,7 +74,7 @@ var knownFamilies = []string{
 	"convnext", "regnet", "squeezenet", "shufflenet", "segformer", "dino", "sam", "electra", "bart",
 }
 
-func identify(scope *discover.Scope, flagName string) identity {
+func identify(scope *discover.Scope, flagName, flagFrom string) identity {
 	id := identity{components: []string{}, evidence: []contract.Evidence{}}
 	id.config = readConfigs(scope.ConfigFiles)
 	if scope.Folder != "" {
@@ -95,7 +95,10 @@ func identify(scope *discover.Scope, flagName string) identity {
 		cands = append(cands, candidate{value, contract.Evidence{Source: source, Detail: detail, Value: value, Confidence: conf}})
 	}
 	if flagName != "" {
-		add(flagName, "flag", "--model-name", contract.ConfidenceHigh)
+		if flagFrom == "" {
+			flagFrom = "model name option"
+		}
+		add(flagName, "flag", flagFrom, contract.ConfidenceHigh)
 	}
 	for _, e := range id.config.evidence {
 		cands = append(cands, candidate{e.Value, e})

@@ -42,7 +42,7 @@ func TestIdentify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id := identify(&tt.scope, tt.flag)
+			id := identify(&tt.scope, tt.flag, "")
 			if id.name != tt.want || id.confidence != tt.confidence {
 				t.Errorf("name %q (%s), want %q (%s); evidence %+v", id.name, id.confidence, tt.want, tt.confidence, id.evidence)
 			}

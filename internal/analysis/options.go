@@ -8,6 +8,10 @@ package analysis
 type Options struct {
 	// ModelName, when set, wins over every inferred identity.
 	ModelName string
+	// ModelNameFrom says where ModelName came from (a command line passes
+	// the flag that set it); it is recorded as the name's evidence detail,
+	// "model name option" when empty.
+	ModelNameFrom string
 	// ToolVersion is written into analyze-data.json's tool field.
 	ToolVersion string
 	// Baseline is the label every backend is compared against in the

@@ -48,7 +48,7 @@ func layerInfoHint(label string, rel release) string {
 				rel.text, label, label)
 		}
 	}
-	return fmt.Sprintf("export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or pass both files with --data LAYERS PROFILE); meanwhile the profile alone is analysed (profile_only)", label)
+	return fmt.Sprintf("export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or, when the layer info lies under another name, analyse the two files together as one backend); meanwhile the profile alone is analysed (profile_only)", label)
 }
 
 // fillProfileOnly gives a backend without usable layer info the timing its

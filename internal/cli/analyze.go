@@ -16,6 +16,10 @@ import (
 
 func init() { register("analyze", newAnalyzeCmd) }
 
+// modelNameFlag is recorded in analyze-data.json as the evidence of a
+// model name the user gave.
+const modelNameFlag = "--model-name"
+
 // scopeFlags are the input flags shared by commands that read dumps.
 type scopeFlags struct {
 	data      dataPairs
@@ -25,7 +29,7 @@ type scopeFlags struct {
 
 // options are the analysis options the flags set.
 func (s *scopeFlags) options() analysis.Options {
-	return analysis.Options{ModelName: s.modelName, ToolVersion: ToolVersion(), Baseline: s.baseline}
+	return analysis.Options{ModelName: s.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: s.baseline}
 }
 
 func (s *scopeFlags) add(c *cobra.Command) {
@@ -46,13 +50,13 @@ func (s *scopeFlags) scope(args []string) (*discover.Scope, error) {
 	case len(args) == 1:
 		sc, err := discover.Folder(args[0])
 		if err != nil {
-			return nil, &ExitError{Code: ExitCannotRun, Err: err}
+			return nil, &ExitError{Code: ExitCannotRun, Err: withAdvice(componentsAdvice(err), folderAdvice)}
 		}
 		return sc, nil
 	case len(s.data.pairs) > 0:
 		sc, err := discover.Pairs(s.data.pairs)
 		if err != nil {
-			return nil, &ExitError{Code: ExitCannotRun, Err: err}
+			return nil, cannotRun("--data: %w", withAdvice(err, dataAdvice))
 		}
 		return sc, nil
 	default:
@@ -116,11 +120,12 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				err = out.Commit()
 			}
 			if err != nil {
-				return cannotRun("analyze: %v", err)
+				return cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
 			}
 			if out != nil {
 				fmt.Fprintln(c.ErrOrStderr(), verdictLine(output, d))
 			}
+			printAdvice(c.ErrOrStderr(), d)
 			return nil
 		},
 	}

@@ -70,7 +70,7 @@ are compared.`,
 				}
 				sec, err := compare.Section(d, label)
 				if err != nil {
-					return cannotRun("%s: %v", path, err)
+					return cannotRun("%s: %w", path, withAdvice(err, advice{compare.ErrUnknownBaseline, path + "#LABEL, or " + path + " alone"}))
 				}
 				if sec == nil {
 					return cannotRun("%s holds fewer than two backends with usable timing (%s); name two inputs: trtperf compare A#LABEL B#LABEL", path, labelList(d))
@@ -198,7 +198,7 @@ func loadAnalysis(path string) (*contract.AnalyzeData, error) {
 	}
 	sc, err := discover.Folder(path)
 	if err != nil {
-		return nil, &ExitError{Code: ExitCannotRun, Err: err}
+		return nil, &ExitError{Code: ExitCannotRun, Err: componentsAdvice(err)}
 	}
 	d, err := analysis.Analyze(sc, analysis.Options{ToolVersion: ToolVersion()})
 	if err != nil {

@@ -127,10 +127,11 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		return &ExitError{Code: ExitCannotRun, Err: err}
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "package: analysing %s (as 'trtperf analyze' does); to package an analysis you already have, use --analyze-data F\n", dir)
-	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion(), Baseline: f.baseline})
+	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: f.baseline})
 	if err != nil {
-		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, err)}
+		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, withAdvice(err, baselineAdvice))}
 	}
+	printAdvice(c.ErrOrStderr(), d)
 	if !f.fullPaths {
 		report.ShareablePaths(d)
 	}
@@ -297,7 +298,7 @@ func publish(c *cobra.Command, d *contract.AnalyzeData, encoded []byte, idx *con
 		if errors.As(err, &ve) {
 			return &ExitError{Code: ExitCheck, Err: err}
 		}
-		return &ExitError{Code: ExitCannotRun, Err: err}
+		return &ExitError{Code: ExitCannotRun, Err: withAdvice(err, reportDirAdvice...)}
 	}
 	printPackaged(c, dir, md != nil)
 	if md != nil {

@@ -62,7 +62,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("component %s: %w", name, err)}
 		}
-		d, err := analysis.Analyze(sc, analysis.Options{ModelName: f.modelName, ToolVersion: ToolVersion()})
+		d, err := analysis.Analyze(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion()})
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse component %s: %w", dir, err)}
 		}
@@ -91,7 +91,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		if errors.As(err, &ve) {
 			return &ExitError{Code: ExitCheck, Err: err}
 		}
-		return &ExitError{Code: ExitCannotRun, Err: err}
+		return &ExitError{Code: ExitCannotRun, Err: withAdvice(err, reportDirAdvice...)}
 	}
 	w := c.OutOrStdout()
 	fmt.Fprintf(w, "suite_dir: %s\n", dir)

@@ -84,9 +84,9 @@ Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-anal
 			res, err := skill.Install(args[0], o)
 			if err != nil {
 				if errors.Is(err, skill.ErrCrossUnavailable) {
-					return cannotRun("%v; drop --cross to install only this platform's binary", err)
+					return cannotRun("%v; drop --cross to install only this platform's binary", withAdvice(err, skillSkipAdvice...))
 				}
-				return &ExitError{Code: ExitCannotRun, Err: err}
+				return &ExitError{Code: ExitCannotRun, Err: withAdvice(err, skillAdvice)}
 			}
 			w := c.OutOrStdout()
 			fmt.Fprintf(w, "skill_dir: %s\n", res.Dir)
@@ -94,7 +94,7 @@ Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-anal
 				if p.Written {
 					fmt.Fprintf(w, "  %-14s written (%s)\n", p.Platform, p.How)
 				} else {
-					fmt.Fprintf(w, "  %-14s not written: %s\n", p.Platform, p.Why)
+					fmt.Fprintf(w, "  %-14s not written: %v\n", p.Platform, withAdvice(p.Err, skillSkipAdvice...))
 				}
 			}
 			return nil

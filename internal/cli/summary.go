@@ -61,6 +61,7 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 			if err := summary.Write(out, d, opt); err != nil {
 				return cannotRun("%v", err)
 			}
+			printAdvice(c.ErrOrStderr(), d)
 			return nil
 		},
 	}
@@ -89,7 +90,7 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	}
 	d, err := analysis.Analyze(sc, sf.options())
 	if err != nil {
-		return nil, cannotRun("analyze: %v", err)
+		return nil, cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
 	}
 	return d, nil
 }

@@ -6,6 +6,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +43,10 @@ func firstError(ms []contract.Message) string {
 	return "no error message"
 }
 
+// ErrUnknownBaseline is wrapped by Section's error for a baseline that is
+// not a backend with usable timing.
+var ErrUnknownBaseline = errors.New("not a backend with usable timing")
+
 // Section compares the usable backends of one analysis: each against the
 // baseline, which is the label given or else the fastest on the measure
 // they share. Nil when fewer than two backends have usable timing.
@@ -55,7 +60,7 @@ func Section(d *contract.AnalyzeData, baseline string) (*contract.Comparison, er
 	if baseline != "" {
 		k := slices.IndexFunc(usable, func(s Side) bool { return s.Name == baseline })
 		if k < 0 {
-			return nil, fmt.Errorf("baseline %q is not a backend with usable timing (usable: %s); give one of those to --baseline, or leave it out to compare against the fastest", baseline, sideNames(usable))
+			return nil, fmt.Errorf("baseline %q: %w (usable: %s); name one of those, or none to compare against the fastest", baseline, ErrUnknownBaseline, sideNames(usable))
 		}
 	}
 	if len(usable) < 2 {

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -220,7 +221,7 @@ func TestSectionBaseline(t *testing.T) {
 	if c, err = Section(d, "fp32"); err != nil || c.Baseline != "fp32" || c.BaselineReason != "chosen" {
 		t.Errorf("--baseline fp32: %+v, %v", c, err)
 	}
-	if _, err := Section(d, "nope"); err == nil || !strings.Contains(err.Error(), "fp32, fp16, int8") || !strings.Contains(err.Error(), "--baseline") {
+	if _, err := Section(d, "nope"); err == nil || !strings.Contains(err.Error(), "fp32, fp16, int8") || !errors.Is(err, ErrUnknownBaseline) {
 		t.Errorf("unknown baseline: %v, want an error listing the backends", err)
 	}
 	d.Results = d.Results[:1]

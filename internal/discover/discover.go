@@ -56,12 +56,19 @@ type ComponentsError struct {
 }
 
 func (e *ComponentsError) Error() string {
-	return fmt.Sprintf("%s holds no dumps but component folders: %s; analyze one component folder at a time (e.g. %s), or report them all with trtperf package --suite",
+	return fmt.Sprintf("%s holds no dumps but component folders: %s; analyze one component folder at a time (e.g. %s), or package them all as one suite",
 		e.Parent, strings.Join(e.Components, ", "), filepath.Join(e.Parent, e.Components[0]))
 }
 
 // ErrNoDumps is wrapped by the error of a folder without dump files.
 var ErrNoDumps = errors.New("no TensorRT dumps found")
+
+// ErrNotFolder is wrapped by the error of Folder given a file.
+var ErrNotFolder = errors.New("not a folder")
+
+// ErrFolderGiven is wrapped by the error of Pairs given a folder where a
+// file belongs.
+var ErrFolderGiven = errors.New("is a folder, not a file")
 
 // Folder discovers the backends of one folder.
 func Folder(dir string) (*Scope, error) {
@@ -76,7 +83,7 @@ func Folder(dir string) (*Scope, error) {
 	case err != nil:
 		return nil, fmt.Errorf("cannot read folder %s: %w", abs, err)
 	case !st.IsDir():
-		return nil, fmt.Errorf("%s is a file, not a folder; pass its folder, or analyze single files with --data %s [PROFILE]", abs, abs)
+		return nil, fmt.Errorf("%s: %w (it is a file); pass the folder that holds it, or give the file itself as a backend's layer info or profile", abs, ErrNotFolder)
 	}
 	sc, names, err := scan(abs)
 	if err != nil {

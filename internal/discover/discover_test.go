@@ -221,7 +221,7 @@ func TestFolderErrors(t *testing.T) {
 	t.Run("a file", func(t *testing.T) {
 		dir := folder(t, map[string]string{"layers_a.json": layerJSON})
 		_, err := Folder(filepath.Join(dir, "layers_a.json"))
-		if err == nil || !strings.Contains(err.Error(), "not a folder") || !strings.Contains(err.Error(), "--data") {
+		if !errors.Is(err, ErrNotFolder) || !strings.Contains(err.Error(), "give the file itself") {
 			t.Errorf("%v", err)
 		}
 	})
@@ -251,7 +251,7 @@ func TestFolderErrors(t *testing.T) {
 		if !reflect.DeepEqual(ce.Components, []string{"text_encoder", "unet", "vae"}) || ce.Parent != dir {
 			t.Errorf("%+v", ce)
 		}
-		want := dir + " holds no dumps but component folders: text_encoder, unet, vae; analyze one component folder at a time (e.g. " + filepath.Join(dir, "text_encoder") + "), or report them all with trtperf package --suite"
+		want := dir + " holds no dumps but component folders: text_encoder, unet, vae; analyze one component folder at a time (e.g. " + filepath.Join(dir, "text_encoder") + "), or package them all as one suite"
 		if err.Error() != want {
 			t.Errorf("message\n got %s\nwant %s", err, want)
 		}
@@ -287,7 +287,7 @@ func TestPairs(t *testing.T) {
 		{"stem and default labels", [][]string{{p("x.engine.graph.json"), p("x.engine.profile.json")}, {p("layers.json")}},
 			[]string{"default layers.json|-|-", "x x.engine.graph.json|x.engine.profile.json|-"}, ""},
 		{"swapped order", [][]string{{p("x.engine.profile.json"), p("x.engine.graph.json")}},
-			[]string{"x x.engine.graph.json|x.engine.profile.json|-"}, "profile first"},
+			[]string{"x x.engine.graph.json|x.engine.profile.json|-"}, "profile was given first"},
 		{"profile only", [][]string{{p("lat.json")}},
 			[]string{"lat -|lat.json|-"}, "no layer info was given"},
 	}
@@ -314,11 +314,11 @@ func TestPairs(t *testing.T) {
 		pairs [][]string
 		want  string
 	}{
-		{"none", nil, "no --data"},
-		{"three paths", [][]string{{p("layers.json"), p("lat.json"), p("layers.json")}}, "one or two paths (LAYERS [PROFILE]), got 3"},
-		{"missing layers", [][]string{{p("nope.json")}}, "LAYERS file " + p("nope.json") + " does not exist"},
-		{"missing profile", [][]string{{p("layers.json"), p("gone.json")}}, "PROFILE file " + p("gone.json") + " does not exist"},
-		{"folder", [][]string{{p("some_dir")}}, "is a folder"},
+		{"none", nil, "no files given"},
+		{"three paths", [][]string{{p("layers.json"), p("lat.json"), p("layers.json")}}, "one or two files (layer info, then profile), got 3"},
+		{"missing layers", [][]string{{p("nope.json")}}, "layer-info file " + p("nope.json") + " does not exist"},
+		{"missing profile", [][]string{{p("layers.json"), p("gone.json")}}, "profile file " + p("gone.json") + " does not exist"},
+		{"folder", [][]string{{p("some_dir")}}, "is a folder, not a file"},
 	} {
 		t.Run("error "+tc.name, func(t *testing.T) {
 			_, err := Pairs(tc.pairs)

@@ -27,30 +27,30 @@ import (
 // without layer info; each such decision is noted on the backend.
 func Pairs(pairs [][]string) (*Scope, error) {
 	if len(pairs) == 0 {
-		return nil, errors.New("no --data given; pass --data LAYERS [PROFILE] (repeatable) or a folder")
+		return nil, errors.New("no files given: give each backend's layer info and, optionally, its profile, or a folder")
 	}
 	sc := &Scope{}
 	for _, p := range pairs {
 		if len(p) < 1 || len(p) > 2 {
-			return nil, fmt.Errorf("--data takes one or two paths (LAYERS [PROFILE]), got %d: %s", len(p), strings.Join(p, " "))
+			return nil, fmt.Errorf("a backend takes one or two files (layer info, then profile), got %d: %s", len(p), strings.Join(p, " "))
 		}
 		var abs [2]string
 		var kinds [2]dump.Kind
 		for i, path := range p {
-			a, err := checkFile(path, [2]string{"LAYERS", "PROFILE"}[i])
+			a, err := checkFile(path, [2]string{"layer-info", "profile"}[i])
 			if err != nil {
 				return nil, err
 			}
 			abs[i] = a
 			if kinds[i], err = sniffFile(a); err != nil {
-				return nil, fmt.Errorf("--data: cannot read %s: %w", a, err)
+				return nil, fmt.Errorf("cannot read %s: %w", a, err)
 			}
 		}
 		b := Backend{LayerPath: abs[0], ProfilePath: abs[1]}
 		switch {
 		case len(p) == 2 && kinds[0].IsProfile() && kinds[1] == dump.KindLayerInfo:
 			b.LayerPath, b.ProfilePath = abs[1], abs[0]
-			b.Notes = append(b.Notes, fmt.Sprintf("--data gave the profile first; %s is used as the layer info by its content", filepath.Base(abs[1])))
+			b.Notes = append(b.Notes, fmt.Sprintf("the profile was given first; %s is used as the layer info by its content", filepath.Base(abs[1])))
 		case len(p) == 1 && kinds[0].IsProfile():
 			b.LayerPath, b.ProfilePath = "", abs[0]
 			b.Notes = append(b.Notes, fmt.Sprintf("%s is a profile by its content; no layer info was given", filepath.Base(abs[0])))
@@ -71,16 +71,16 @@ func Pairs(pairs [][]string) (*Scope, error) {
 func checkFile(path, what string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", fmt.Errorf("--data %s %s: %w", what, path, err)
+		return "", fmt.Errorf("%s file %s: %w", what, path, err)
 	}
 	st, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("--data: %s file %s does not exist; check the path: %w", what, abs, fs.ErrNotExist)
+		return "", fmt.Errorf("%s file %s does not exist; check the path: %w", what, abs, fs.ErrNotExist)
 	case err != nil:
-		return "", fmt.Errorf("--data: cannot read %s file %s: %w", what, abs, err)
+		return "", fmt.Errorf("cannot read %s file %s: %w", what, abs, err)
 	case st.IsDir():
-		return "", fmt.Errorf("--data: %s %s is a folder; pass files to --data, or analyze the folder without --data", what, abs)
+		return "", fmt.Errorf("%s path %s %w; give the files, or analyze the folder itself", what, abs, ErrFolderGiven)
 	}
 	return abs, nil
 }
@@ -139,7 +139,7 @@ func distinctLabels(bs []Backend) {
 			default:
 				continue
 			}
-			bs[i].Notes = append(bs[i].Notes, fmt.Sprintf("label %q is shared by several --data pairs; this one is labelled %q", old, bs[i].Label))
+			bs[i].Notes = append(bs[i].Notes, fmt.Sprintf("label %q is shared by several backends given as files; this one is labelled %q", old, bs[i].Label))
 		}
 	}
 }

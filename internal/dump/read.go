@@ -10,7 +10,8 @@ import (
 )
 
 // MaxFileBytes is the largest input file read (a 200k-layer dump is about
-// 230 MB). The command line's --max-input-bytes changes it.
+// 230 MB). The command line sets it from its --max-input-bytes flag, and
+// adds that flag's name to the CodeTooLarge message it prints.
 var MaxFileBytes int64 = 2 << 30
 
 // MemoryPerInputByte is the documented ceiling of analysis memory per byte
@@ -40,7 +41,7 @@ func readInput(path string, json bool) ([]byte, error) {
 		return nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fsutil.FileKind(st.Mode())))
 	}
 	if st.Size() > MaxFileBytes {
-		return nil, errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit with --max-input-bytes", st.Size(), MaxFileBytes, MemoryPerInputByte))
+		return nil, errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", st.Size(), MaxFileBytes, MemoryPerInputByte))
 	}
 	f, err := os.Open(path)
 	if err != nil {

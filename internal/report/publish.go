@@ -38,10 +38,13 @@ type Publisher struct {
 	mkdirTemp func(dir, pattern string) (string, error)
 }
 
-// Errors the command line maps to messages and exit codes.
+// Errors the command line maps to messages, exit codes and the advice
+// that names its flags (this package names none).
 var (
 	ErrNotEmpty   = errors.New("folder is not empty")
 	ErrNotAReport = errors.New("not a trtperf report folder")
+	// ErrNotWritable: the folder a report or suite is created in refused it.
+	ErrNotWritable = errors.New("folder not writable")
 )
 
 // ValidationError says the analysis failed its contract; nothing was
@@ -177,14 +180,14 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 		restore := func() {}
 		if st, err := os.Lstat(t.ReportDir); err == nil && st.IsDir() {
 			if err := os.Remove(t.ReportDir); err != nil {
-				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new --report-dir", t.ReportDir, ErrNotEmpty)
+				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new report folder", t.ReportDir, ErrNotEmpty)
 			}
 			restore = func() { os.Mkdir(t.ReportDir, st.Mode().Perm()) }
 		}
 		if err := os.Rename(staging, t.ReportDir); err != nil {
 			restore()
 			if isNotEmpty(err) {
-				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new --report-dir", t.ReportDir, ErrNotEmpty)
+				return "", fmt.Errorf("%s: %w (it changed while the report was built); choose an empty or new report folder", t.ReportDir, ErrNotEmpty)
 			}
 			return "", fmt.Errorf("publish report to %s: %w", t.ReportDir, err)
 		}
@@ -231,7 +234,7 @@ func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte,
 	staging, err = mkdirTemp(parent, fsutil.TempPattern("", "staging"))
 	if err != nil {
 		removeStaging(parent, "", created)
-		return "", "", fmt.Errorf("cannot create the report in %s: %w; choose a writable folder with --output-parent or --report-dir", parent, err)
+		return "", "", fmt.Errorf("cannot create the report in %s (%w): %w; choose a writable folder", parent, ErrNotWritable, err)
 	}
 	if err := p.Builder.BuildIndexed(staging, d, encoded, idx, analyzeMD); err != nil {
 		removeStaging(parent, staging, created)
@@ -255,18 +258,18 @@ func checkEmptyOrAbsent(dir string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("check --report-dir %s: %w", dir, err)
+		return fmt.Errorf("check report folder %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("--report-dir %s is a file, not a folder; choose a new or empty folder", dir)
+		return fmt.Errorf("report folder %s is a file, not a folder; choose a new or empty folder", dir)
 	}
 	f, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("read --report-dir %s: %w", dir, err)
+		return fmt.Errorf("read report folder %s: %w", dir, err)
 	}
 	defer f.Close()
 	if names, _ := f.Readdirnames(1); len(names) > 0 {
-		return fmt.Errorf("--report-dir %s: %w; trtperf never writes into a non-empty folder, so choose a new or empty one (or use --output-parent for an auto-named folder)", dir, ErrNotEmpty)
+		return fmt.Errorf("report folder %s: %w; trtperf never writes into a non-empty folder, so choose a new or empty one, or let trtperf name a new folder", dir, ErrNotEmpty)
 	}
 	return nil
 }

@@ -117,7 +117,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 	}
 	staging, err := mkdirTemp(parent, fsutil.TempPattern("", "staging"))
 	if err != nil {
-		return "", nil, fmt.Errorf("cannot create the suite in %s: %w; choose a writable folder with --output-parent", parent, err)
+		return "", nil, fmt.Errorf("cannot create the suite in %s (%w): %w; choose a writable folder", parent, ErrNotWritable, err)
 	}
 	defer fsutil.Untrack(staging)
 	defer func() {

@@ -3,6 +3,7 @@ package skill
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,9 +26,9 @@ type crossBuilder struct {
 
 // crossBuilder returns a builder, or nil and why cross-compiling is not
 // possible (for the platforms left without a binary).
-func (o Options) crossBuilder() (*crossBuilder, string) {
+func (o Options) crossBuilder() (*crossBuilder, error) {
 	if o.Cross == CrossOff {
-		return nil, "not requested (--no-cross)"
+		return nil, ErrCrossOff
 	}
 	src := o.Source
 	if src == "" {
@@ -36,16 +37,16 @@ func (o Options) crossBuilder() (*crossBuilder, string) {
 			src, _ = FindSource(wd)
 		}
 		if src == "" {
-			return nil, "the trtperf source was not found (run from a checkout of " + ModulePath + ", or pass --source DIR)"
+			return nil, fmt.Errorf("%w: run from a checkout of %s, or name the checkout", ErrNoSource, ModulePath)
 		}
 	} else if !isSource(src) {
-		return nil, fmt.Sprintf("%s is not a checkout of %s (no go.mod with that module and cmd/trtperf)", src, ModulePath)
+		return nil, fmt.Errorf("%s is not a checkout of %s (no go.mod with that module and cmd/trtperf)", src, ModulePath)
 	}
 	goCmd := o.Go
 	if goCmd == "" {
 		p, err := exec.LookPath("go")
 		if err != nil {
-			return nil, "no Go toolchain on PATH (install Go from https://go.dev/dl/ to cross-compile)"
+			return nil, errors.New("no Go toolchain on PATH (install Go from https://go.dev/dl/ to cross-compile)")
 		}
 		goCmd = p
 	}
@@ -53,7 +54,7 @@ func (o Options) crossBuilder() (*crossBuilder, string) {
 	if log == nil {
 		log = io.Discard
 	}
-	return &crossBuilder{goCmd: goCmd, source: src, version: o.Version, log: log}, ""
+	return &crossBuilder{goCmd: goCmd, source: src, version: o.Version, log: log}, nil
 }
 
 // build writes the trtperf binary of p to dst: static (CGO_ENABLED=0),

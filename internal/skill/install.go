@@ -75,7 +75,8 @@ type PlatformResult struct {
 	Platform Platform
 	Written  bool
 	How      string // "this executable" or "go build" when written
-	Why      string // the reason when not written
+	Why      string // the reason when not written (Err's text)
+	Err      error  // the reason when not written; may wrap ErrCrossOff or ErrNoSource
 }
 
 // Result is what Install did.
@@ -84,10 +85,15 @@ type Result struct {
 	Platforms []PlatformResult
 }
 
-// Errors callers map to messages and exit codes.
+// Errors callers map to messages, exit codes and advice in their own
+// terms (a command line names its flags; this package names none).
 var (
 	ErrNotEmpty         = errors.New("folder is not empty")
 	ErrCrossUnavailable = errors.New("cannot cross-compile")
+	// ErrCrossOff: Options.Cross is CrossOff, so no platform was built.
+	ErrCrossOff = errors.New("not requested")
+	// ErrNoSource: no trtperf source checkout was given or found.
+	ErrNoSource = errors.New("the trtperf source was not found")
 )
 
 // Install writes the skill into dir: it is built in a staging folder beside
@@ -108,7 +114,7 @@ func Install(dir string, o Options) (res *Result, err error) {
 	}
 	builder, why := o.crossBuilder()
 	if builder == nil && o.Cross == CrossOn {
-		return nil, fmt.Errorf("%w: %s", ErrCrossUnavailable, why)
+		return nil, fmt.Errorf("%w: %w", ErrCrossUnavailable, why)
 	}
 
 	parent := filepath.Dir(abs)
@@ -146,12 +152,12 @@ func Install(dir string, o Options) (res *Result, err error) {
 				if o.Cross == CrossOn {
 					return nil, err
 				}
-				pr.Why = err.Error()
+				pr.Err, pr.Why = err, err.Error()
 				break
 			}
 			pr.Written, pr.How = true, "go build"
 		default:
-			pr.Why = why
+			pr.Err, pr.Why = why, why.Error()
 		}
 		res.Platforms = append(res.Platforms, pr)
 	}
@@ -190,7 +196,7 @@ func checkTarget(dir string, force bool) (replace bool, err error) {
 		return false, nil
 	}
 	if !force {
-		return false, fmt.Errorf("%s: %w; choose a new or empty folder, or pass --force to replace a skill installed there before", dir, ErrNotEmpty)
+		return false, fmt.Errorf("%s: %w; choose a new or empty folder, or allow replacing a skill trtperf installed there before", dir, ErrNotEmpty)
 	}
 	if err := checkInstalled(dir); err != nil {
 		return false, err
@@ -248,7 +254,7 @@ func listTree(dir string) ([]string, error) {
 func checkInstalled(dir string) error {
 	marker, err := os.ReadFile(filepath.Join(dir, MarkerFile))
 	if err != nil || !strings.HasPrefix(string(marker), markerHeader) {
-		return fmt.Errorf("%s: %w (it lacks a valid %s); --force only replaces a skill that trtperf installed, so move its files elsewhere or choose another folder", dir, ErrNotInstalled, MarkerFile)
+		return fmt.Errorf("%s: %w (it lacks a valid %s); only a skill that trtperf installed is replaced, so move its files elsewhere or choose another folder", dir, ErrNotInstalled, MarkerFile)
 	}
 	known := map[string]bool{}
 	for _, l := range strings.Split(strings.TrimPrefix(string(marker), markerHeader), "\n") {
@@ -260,7 +266,7 @@ func checkInstalled(dir string) error {
 	}
 	for _, p := range paths {
 		if !known[p] {
-			return fmt.Errorf("%s: %w: it holds %s, which trtperf did not install; --force never deletes other files, so move it out or choose another folder", dir, ErrNotInstalled, p)
+			return fmt.Errorf("%s: %w: it holds %s, which trtperf did not install; replacing a skill never deletes other files, so move it out or choose another folder", dir, ErrNotInstalled, p)
 		}
 	}
 	return nil

@@ -70,7 +70,7 @@ func Synthetic(opt Options) *contract.AnalyzeData {
 		Tool:                contract.Tool{Name: "trtperf", Version: "test"},
 		ModelName:           model,
 		ModelNameConfidence: contract.ConfidenceHigh,
-		ModelNameEvidence:   []contract.Evidence{{Source: "flag", Detail: "--model-name", Value: model, Confidence: contract.ConfidenceHigh}},
+		ModelNameEvidence:   []contract.Evidence{{Source: "flag", Detail: "model name option", Value: model, Confidence: contract.ConfidenceHigh}},
 		ModelComponents:     []string{"decoder"},
 		Validation:          contract.Validation{Warnings: []string{}},
 	}
