@@ -74,3 +74,14 @@ func TestPrologueIOFormatOnlyAtTheInput(t *testing.T) {
 		})
 	}
 }
+
+func TestIsAddKernel(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Add_12": true, "/layer1/Add": true, "__myl_Add_myl3_4": true, "PWN(/features/3/Add)": true,
+		"addmm": false, "[MATRIX_MULTIPLY]-[aten_ops_addmm_default]": false, "Padding": false, "/head/AddBias_x": false, "relu": false,
+	} {
+		if got := isAddKernel(name); got != want {
+			t.Errorf("isAddKernel(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

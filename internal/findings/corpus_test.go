@@ -234,3 +234,36 @@ func TestCorpusFusionCorroboratedBySibling(t *testing.T) {
 		t.Errorf("Jetson unfused_epilogue missing or citing a sibling it does not have: %+v", f)
 	}
 }
+
+// The Q/DQ advice names where the quantization is missing in that build
+// (expert review): the ResNet18 int8-qat build lacks Q/DQ on its residual
+// Adds and pooling; the -residual build only on the GlobalAveragePool
+// input, which its -qgap sibling adds.
+func TestCorpusQDQAdviceNamesThePlaces(t *testing.T) {
+	d := analyzeCase(t, "trex-resnet18-a100-qat")
+	for _, c := range []struct {
+		label     string
+		want, not []string
+	}{
+		{"int8-qat", []string{"residual Add layers (Add_", "GlobalAveragePool_"}, nil},
+		{"int8-qat-residual", []string{"pooling layers (GlobalAveragePool_294)"}, []string{"residual Add layers ("}},
+	} {
+		_, f := find(backend(t, d, c.label), "qdq_placement")
+		if f == nil {
+			t.Fatalf("%s: no qdq_placement", c.label)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(f.Action, w) {
+				t.Errorf("%s: action %q lacks %q", c.label, f.Action, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(f.Action, n) {
+				t.Errorf("%s: action %q names %q", c.label, f.Action, n)
+			}
+		}
+		if !slices.ContainsFunc(f.Evidence, func(e string) bool { return strings.Contains(e, "This estimate:") }) {
+			t.Errorf("%s: the measured sibling is not quoted beside the estimate: %v", c.label, f.Evidence)
+		}
+	}
+}

@@ -100,8 +100,43 @@ func evalUnfusedEpilogue(c *ctx) *contract.Finding {
 		f.Action = "Export the activations in a form TensorRT fuses into the convolution/GEMM epilogue (ReLU, Clip/ReLU6 directly after the conv, same precision) and rebuild."
 		f.NextCheck = "Rebuild (or export through ONNX with trtexec) and check that these activation layers are fused into the convolution names (`Conv + Relu`)."
 	}
+	// Residual Adds are epilogues too, with their own condition.
+	var adds []*contract.Record
+	for _, r := range recs {
+		if isAddKernel(r.Name) {
+			adds = append(adds, r)
+		}
+	}
+	if len(adds) > 0 {
+		f.Metrics["residual_add_layers"] = float64(len(adds))
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%d of them are residual Adds (%.4f ms, %.2f%%): %s.", len(adds), sumMs(adds), c.pct(sumMs(adds)), c.topNames(adds, 3)))
+		f.Action += " A residual Add fuses into the convolution that produces one of its inputs when it reads that output directly, in the same precision."
+	}
 	return f
 }
+
+// isAddKernel: a pointwise layer or Myelin kernel named for an Add
+// ("Add_12", "/layer1/Add", "__myl_Add_myl3_4"), not a fused GEMM (addmm).
+func isAddKernel(name string) bool {
+	low := strings.ToLower(name)
+	i := strings.Index(low, "add")
+	for i >= 0 {
+		end := i + 3
+		before := i == 0 || !isAlpha(low[i-1])
+		after := end == len(low) || !isAlpha(low[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(low[end:], "add")
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return false
+}
+
+func isAlpha(b byte) bool { return b >= 'a' && b <= 'z' }
 
 // blockerKind names a pass-through layer for evidence: "Forced Cast" layers
 // of Torch-TensorRT, Cast, copy.

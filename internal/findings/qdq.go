@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -160,37 +161,115 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 	}
 	f.Evidence = append(f.Evidence, "These are one cause (where Q/DQ sit in the model), counted once.")
 	where := qdqPlaces(c, qdq, floats)
-	f.Action = "Change Q/DQ placement in the model: quantize the inputs of " + where + " so every QuantizeLinear follows an op TensorRT can fuse it into, and rebuild."
-	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + " (for PyTorch, quantize residual Add and pooling inputs as well as conv inputs), rebuild, and check that the QuantizeLinear layers are gone from the layer list. Do not use precision flags (--layerPrecisions) to move layers in an explicitly quantized engine."
+	f.Action = "Change Q/DQ placement in the model: quantize the inputs of " + where + " (in PyTorch, quantize residual Add and pooling inputs as well as convolution inputs) so every QuantizeLinear follows an op TensorRT can fuse it into, and rebuild."
+	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + ", rebuild, and check that the QuantizeLinear layers are gone from the layer list. Do not use precision flags (--layerPrecisions) to move layers in an explicitly quantized engine."
 	return f
 }
 
-// qdqPlaces says, in words, where the unfused Q/DQ sit.
+// qdqPlaces says, in words, where the unfused Q/DQ sit: the unfused
+// residual Adds and pooling layers among the float layers and next to the
+// standalone Q/DQ, and the convolutions with a fused residual Add that a
+// standalone Q/DQ feeds on their residual (second) input, named. A
+// convolution with a fused Add that only produces for a Q/DQ is not one.
 func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
-	var adds, pools int
-	for _, r := range append(append([]*contract.Record{}, qdq...), floats...) {
-		for _, n := range append(append([]int32{}, c.preds(r.Layer)...), c.succs(r.Layer)...) {
-			name := strings.ToLower(c.b.Layers[n].Name)
-			if strings.Contains(name, "add") {
-				adds++
+	var adds, pools []string
+	seen := map[int]bool{}  // layers looked at as float neighbours
+	named := map[int]bool{} // convolutions named for their fused residual Add
+	note := func(layer int) {
+		r := c.record(layer)
+		if r == nil || seen[layer] {
+			return
+		}
+		seen[layer] = true
+		k := c.class(r)
+		switch {
+		case k.is(fMatmul) || k.is(fStandaloneQDQ):
+		case k.has(tgPooling):
+			pools = append(pools, short(r.Name))
+		case strings.Contains(strings.ToLower(r.Name), "add"):
+			adds = append(adds, short(r.Name))
+		}
+	}
+	for _, r := range floats {
+		note(r.Layer)
+	}
+	for _, r := range qdq {
+		for _, n := range append(slices.Clone(c.preds(r.Layer)), c.succs(r.Layer)...) {
+			note(int(n))
+		}
+		fusedAdd := func(l int) *contract.Record {
+			if lr := c.record(l); lr != nil && !named[l] && c.class(lr).is(fMatmul) && strings.Contains(strings.ToLower(lr.Name), "add") {
+				return lr
 			}
-			if strings.Contains(name, "pool") {
-				pools++
+			return nil
+		}
+		// A standalone Quantize after a convolution with a fused residual
+		// Add quantizes the Add's float output, and one on a fused Add's
+		// residual input quantizes a float skip path: the Add's inputs
+		// were not quantized. (A Dequantize there only serves a float
+		// consumer further on, such as an unquantized pooling layer.)
+		if !isQuantize(r.Name) {
+			continue
+		}
+		for _, p := range c.preds(r.Layer) {
+			if pr := fusedAdd(int(p)); pr != nil {
+				named[int(p)] = true
+				adds = append(adds, addPart(pr.Name))
 			}
 		}
-		if strings.Contains(strings.ToLower(r.Name), "pool") {
-			pools++
+		for _, s := range c.succs(r.Layer) {
+			if sr := fusedAdd(int(s)); sr != nil && c.feedsResidualInput(r.Layer, int(s)) {
+				named[int(s)] = true
+				adds = append(adds, addPart(sr.Name))
+			}
 		}
+	}
+	list := func(what string, names []string) string {
+		if len(names) > 2 {
+			return fmt.Sprintf("%s (%s and %d more)", what, strings.Join(names[:2], ", "), len(names)-2)
+		}
+		return fmt.Sprintf("%s (%s)", what, strings.Join(names, ", "))
 	}
 	parts := []string{}
-	if adds > 0 {
-		parts = append(parts, "residual Add layers")
+	if len(adds) > 0 {
+		parts = append(parts, list("the residual Add layers", adds))
 	}
-	if pools > 0 {
-		parts = append(parts, "pooling layers")
+	if len(pools) > 0 {
+		parts = append(parts, list("the pooling layers", pools))
 	}
 	if len(parts) == 0 {
 		return "the layers around the standalone QuantizeLinear layers"
 	}
 	return strings.Join(parts, " and ")
+}
+
+// feedsResidualInput: an output of layer from is an input of layer to
+// other than its first (a fused convolution's residual input).
+func (c *ctx) feedsResidualInput(from, to int) bool {
+	ins := c.b.Layers[to].Inputs
+	for _, o := range c.b.Layers[from].Outputs {
+		for i := 1; i < len(ins); i++ {
+			if ins[i].Name == o.Name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isQuantize: the layer's name says QuantizeLinear, not DequantizeLinear.
+func isQuantize(name string) bool {
+	low := strings.ToLower(name)
+	return strings.Contains(strings.ReplaceAll(low, "dequantize", ""), "quantize")
+}
+
+// addPart is the Add op of a fused layer name ("Add_36" of "… + Conv_34 +
+// Add_36 + Relu_37"), else the shortened name.
+func addPart(name string) string {
+	for _, p := range strings.Split(name, " + ") {
+		if strings.Contains(strings.ToLower(p), "add") {
+			return p
+		}
+	}
+	return short(name)
 }

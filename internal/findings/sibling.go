@@ -167,10 +167,13 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 	explained := 0.0
 	for i := range b.Issues {
 		explained += b.Issues[i].RecoverableMs
-		// A measured sibling shows how far a root cause's fix can go.
-		if f := &b.Issues[i]; f.ID == "qdq_placement" && delta > f.RecoverableHighMs {
-			f.RecoverableHighMs = round(min(d.ReferenceMs, delta), 6)
-			f.Evidence = append(f.Evidence, say)
+		// A measured sibling shows how far a root cause's fix can go: the
+		// estimate is quoted beside it, and the range reaches it.
+		if f := &b.Issues[i]; f.ID == "qdq_placement" {
+			f.Evidence = append(f.Evidence, fmt.Sprintf("%s This estimate: %.4f ms (%.1f%%).", say, f.RecoverableMs, f.RecoverableShare))
+			if delta > f.RecoverableHighMs {
+				f.RecoverableHighMs = round(min(d.ReferenceMs, delta), 6)
+			}
 		}
 	}
 	rest := delta - explained

@@ -185,6 +185,15 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 	// Not --best: it enables INT8 too, which without calibration data or
 	// Q/DQ nodes quantizes with placeholder scales.
 	f.Action = "Build with reduced precision: --fp16, keeping accuracy-critical layers in FP32 only if validation requires it."
+	if !c.builtByTrtexec() {
+		// Built through an API: say where the flag is there.
+		how := "the TensorRT API's config.set_flag(trt.BuilderFlag.FP16)"
+		if c.torchTensorRT() {
+			how = "Torch-TensorRT's enabled_precisions={torch.float16} (TensorRT API: config.set_flag(trt.BuilderFlag.FP16))"
+		}
+		f.Action = "Build with reduced precision: " + how + ", or trtexec --fp16 from the ONNX model, keeping accuracy-critical layers in FP32 only if validation requires it. FP16 input and output formats alone do not make the layers compute in FP16."
+		f.NextCheck = "Rebuild with the FP16 builder flag set and compare latency and accuracy."
+	}
 	if c.stronglyTyped() {
 		f.Action = "Export the model with FP16 (or BF16) weights and activations: this TensorRT builds strongly typed networks, so the precision comes from the model."
 		f.NextCheck = "Re-export the model in FP16 (e.g. model.half() before ONNX export, or onnxconverter-common float16), rebuild and compare latency and accuracy."
