@@ -22,10 +22,12 @@ func trtVersion(b *contract.Backend) string {
 	return ""
 }
 
-// graphState is "DAG", "cycle" or "" when the graph was not built (no
+// graphState is "DAG", "ambiguous DAG", "cycle" or "" when the graph was not built (no
 // layers, names-only layer info).
 func graphState(b *contract.Backend) string {
 	switch {
+	case b.Graph.IsDAG && b.Graph.Ambiguous:
+		return "ambiguous DAG"
 	case b.Graph.IsDAG:
 		return "DAG"
 	case b.Graph.Cycle != nil:
@@ -45,6 +47,8 @@ func headerFacts(v view) string {
 	switch v.Graph {
 	case "DAG":
 		parts = append(parts, "graph is a DAG")
+	case "ambiguous DAG":
+		parts = append(parts, "graph is a DAG read with ambiguous tensors (see the warning)")
 	case "cycle":
 		parts = append(parts, "graph has a cycle")
 	default:

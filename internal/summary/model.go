@@ -87,7 +87,9 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 			Messages: []string{},
 		}
 		for _, m := range b.Validation.Messages {
-			if m.Level == contract.LevelError || (b.Validation.Status != contract.StatusPassed && m.Level == contract.LevelWarning) {
+			// Warnings of a passed backend too: they qualify what follows
+			// (an ambiguous tensor makes "graph is a DAG" a reading).
+			if m.Level == contract.LevelError || m.Level == contract.LevelWarning {
 				v.Messages = append(v.Messages, m.Level+": "+m.Message)
 			}
 		}
