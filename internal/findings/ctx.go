@@ -45,6 +45,9 @@ type ctx struct {
 	// scored, listed in the overview so nothing measured is hidden.
 	minor []contract.Finding
 	trt   trtexecflags.Version // the backend's TensorRT version; zero when unknown
+	// cause maps a layer to the finding that owns it, for the overview's
+	// descriptions (set once the findings are ranked).
+	cause map[int]string
 	// owned[layer] is true once a finding owns the layer: rules select only
 	// free layers, so no millisecond is priced twice.
 	owned []bool

@@ -32,7 +32,11 @@ func evalOverview(c *ctx) []contract.OverviewItem {
 			if i == 5 {
 				break
 			}
-			o.Evidence = append(o.Evidence, fmt.Sprintf("%s: %.2f%% (%.4f ms), %s, %s, tactic %s.", short(r.Name), c.pct(r.AvgMs), r.AvgMs, r.LayerType, r.Precision, tacticWords(r)))
+			s := fmt.Sprintf("%s: %.2f%% (%.4f ms), %s, %s, tactic %s", short(r.Name), c.pct(r.AvgMs), r.AvgMs, r.LayerType, r.Precision, tacticWords(r))
+			if id := c.cause[r.Layer]; id != "" {
+				s += " (see finding " + id + ")"
+			}
+			o.Evidence = append(o.Evidence, s+".")
 		}
 		out = append(out, o)
 	}

@@ -186,6 +186,12 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 	diag = c.diagnosis(issues)
 	clear(c.owned) // positives and the overview see every layer
 	c.fallbackD = false
+	c.cause = map[int]string{}
+	for _, f := range issues {
+		for _, l := range f.Layers {
+			c.cause[l] = f.ID
+		}
+	}
 	return issues, evalPositives(c), diag, evalOverview(c)
 }
 
