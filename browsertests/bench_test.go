@@ -22,9 +22,11 @@ import (
 //	filter-ms        one table filter over all layers
 //	scroll-ms        jump to the middle of the table and render the rows
 //	locate-ms        expand one collapsed group and lay the graph out again
-//	columns-ms ...   the steps from first render to ready: load and inflate
-//	                 the layer columns, build the model, the table, lay out
-//	                 and draw the graph
+//	columns-ms       loading the layer columns script: from the start of
+//	                 the load (before the first screen is built) until the
+//	                 app takes the columns up after the first paint
+//	model-ms ...     the steps from there to ready: build the model, the
+//	                 table, lay out and draw the graph
 //	folder/json      size of the report folder ÷ analyze-data.json (≤ 1.3)
 //
 // Run: go test ./browsertests -run '^$' -bench Report100k -benchtime 3x

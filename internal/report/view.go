@@ -23,7 +23,8 @@ import (
 //	                    index: first screen (header, cards, findings, charts)
 //	layers-<b>.js       per backend, compact columns for the table and the
 //	                    graph (names, type/precision/tactic ids, times,
-//	                    order, edges), loaded right after the first paint
+//	                    order, edges; see columns.go), loaded while the
+//	                    first screen is built
 //	sources-<b>.js      per backend, each layer's Metadata and Origin (the
 //	                    bulk of the text on LLM engines), loaded when the
 //	                    source-op filter is first used
@@ -31,7 +32,7 @@ import (
 //	                    file, loaded when a layer is opened
 //
 // Sources and details hold their JSON packed (gzip, base64; see
-// writePacked); the columns, needed at once, are plain.
+// writePacked); the columns, needed at once, are plain but compact.
 // analyze-data.json beside them is the complete contract.
 
 // DetailChunk is how many layers one details file holds.
@@ -61,7 +62,8 @@ type slowestView struct {
 	LayerType  string  `json:"layer_type"`
 }
 
-// columns is one backend's table and graph data, one entry per layer.
+// columns is one backend's table and graph data, one entry per layer
+// (written by appendColumns; the tags name its keys).
 type columns struct {
 	N        int       `json:"n"`
 	Timed    bool      `json:"timed"`
@@ -267,24 +269,15 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest,
 			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols)}
 		jobs = append(jobs, func() error {
-			raw, err := json.Marshal(cols)
-			if err != nil {
-				return fmt.Errorf("encode layer columns of %s: %w", b.Label, err)
-			}
 			// Plain, not packed: the columns are on the way to the first
 			// interactive screen, and inflating 13.5 MB (10^5 layers) with
-			// DecompressionStream took 2–3 s in a loaded Chromium, parsing
-			// the plain script a fraction of that.
-			return writeScriptFunc(filepath.Join(dir, name), func(w *bufio.Writer) error {
-				if _, err := fmt.Fprintf(w, "window.TRTPERF_COLUMNS = window.TRTPERF_COLUMNS || {};\nwindow.TRTPERF_COLUMNS[%d] = ", bi); err != nil {
-					return err
-				}
-				if err := writeEscapedJSON(w, raw); err != nil {
-					return err
-				}
-				_, err := w.WriteString(";\n")
-				return err
-			})
+			// DecompressionStream took 2–3 s in a loaded Chromium. They are
+			// written compactly instead (see appendColumns).
+			err := writeScriptFunc(filepath.Join(dir, name), func(w *bufio.Writer) error { return writeColumns(w, bi, cols) })
+			if err != nil {
+				return fmt.Errorf("layer columns of %s: %w", b.Label, err)
+			}
+			return nil
 		}, func() error {
 			return writeSources(filepath.Join(dir, sources), bi, b.Layers)
 		})

@@ -2,8 +2,9 @@
 // work from file://, and the CSP allows scripts from the report folder.
 // The sources and details scripts hold their JSON packed (gzip, then
 // base64, in a string: internal/report/pack.go); unpack inflates it. The
-// columns, needed at once, are plain.
-import type { Columns, DetailChunk, Layer, Rec } from "./types";
+// columns, needed at once, are plain but compact (internal/report/
+// columns.go); expandColumns restores them.
+import type { Columns, DetailChunk, Layer, PackedColumns, PackedInts, Rec } from "./types";
 
 const scripts = new Map<string, Promise<void>>();
 
@@ -43,11 +44,67 @@ export function loadColumns(bi: number): Promise<Columns> {
     p = loadScript(view.columns).then(() => {
       const c = window.TRTPERF_COLUMNS && window.TRTPERF_COLUMNS[bi];
       if (!c) throw new Error(`${view.columns} holds no layer columns`);
-      return c;
+      delete window.TRTPERF_COLUMNS![bi];
+      return expandColumns(c);
     });
     columns.set(bi, p);
   }
   return p;
+}
+
+/** An int column of n values from its plain or run form. */
+export function expandInts(v: PackedInts, n: number): Int32Array {
+  if (Array.isArray(v)) return Int32Array.from(v);
+  const out = new Int32Array(n);
+  const r = v.runs;
+  let at = 0;
+  for (let k = 0; k + 1 < r.length; k += 2) {
+    out.fill(r[k], at, at + r[k + 1]);
+    at += r[k + 1];
+  }
+  return out;
+}
+
+/** The names from their plain or template form. */
+export function expandNames(p: PackedColumns["names"], n: number): string[] {
+  if (Array.isArray(p)) return p;
+  const t = expandInts(p.t, n);
+  const v = p.v;
+  const out = new Array<string>(n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const parts = p.parts[t[i]];
+    let s = parts[0];
+    for (let k = 1; k < parts.length; k++) s += v[at++] + parts[k];
+    out[i] = s;
+  }
+  return out;
+}
+
+/** The columns the model reads, from the compact script. */
+export function expandColumns(c: PackedColumns): Columns {
+  const n = c.n;
+  let topo: ArrayLike<number>;
+  if (c.topo) topo = c.topo;
+  else {
+    const id = new Int32Array(n);
+    for (let i = 0; i < n; i++) id[i] = i;
+    topo = id;
+  }
+  const d = c.edges;
+  const edges = new Int32Array(d.length);
+  let prev = 0;
+  for (let k = 0; k + 1 < d.length; k += 2) {
+    prev += d[k];
+    edges[k] = prev;
+    edges[k + 1] = prev + d[k + 1];
+  }
+  return {
+    n, timed: c.timed, strings: c.strings, names: expandNames(c.names, n),
+    type: expandInts(c.type, n), precision: expandInts(c.precision, n), tactic: expandInts(c.tactic, n),
+    subgraph: expandInts(c.subgraph, n), avg: c.avg, pct: c.pct, myelin: expandInts(c.myelin, n),
+    topo, edges, edge_label: expandInts(c.edge_label, d.length / 2), roofline: c.roofline,
+  };
 }
 
 const sources = new Map<number, Promise<string[]>>();

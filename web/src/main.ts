@@ -123,6 +123,13 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     markReady();
     return;
   }
+  // The columns script is the largest on the way to an interactive table
+  // and graph: the browser reads, decodes and parses it on other threads,
+  // so it starts loading before the first screen is built. (Its errors are
+  // shown once the first screen is up.)
+  performance.mark("trtperf:load");
+  const columns = loadColumns(idx);
+  columns.catch(() => undefined);
   const onFinding = (f: Finding) => {
     const set = new Set(f.layers || []);
     current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
@@ -155,10 +162,9 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   root.appendChild(findingsPanel(b, onFinding));
 
   window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
-  // Load and build the heavy parts after the first screen has painted.
+  // Build the heavy parts after the first screen has painted.
   requestAnimationFrame(() => setTimeout(() => {
-    performance.mark("trtperf:load");
-    loadColumns(idx).then((cols) => {
+    columns.then((cols) => {
       if (!live()) return;
       phase("columns", "trtperf:load");
       const m = buildModel(b, idx, cols);

@@ -10,24 +10,52 @@ import type { Work } from "./roofline";
 export type * from "./contract";
 export type { Rec };
 
-/** layers-<b>.js: one backend's table and graph columns. */
+/** One backend's table and graph columns, as loader.ts expands them from
+ *  layers-<b>.js (whose compact form is PackedColumns). */
 export interface Columns {
   n: number;
   timed: boolean;
   strings: string[];
   names: string[];
-  type: number[];
-  precision: number[];
-  tactic: number[];
-  subgraph: number[];
+  type: ArrayLike<number>;
+  precision: ArrayLike<number>;
+  tactic: ArrayLike<number>;
+  subgraph: ArrayLike<number>;
   avg: number[] | null;
   pct: number[] | null;
-  myelin: number[];
-  topo: number[];
-  edges: number[];
+  myelin: ArrayLike<number>;
+  /** topological order */
+  topo: ArrayLike<number>;
+  /** producer, consumer pairs */
+  edges: ArrayLike<number>;
   /** per edge, the id in strings of "dims|format" of the tensor it carries, -1 unknown */
-  edge_label: number[];
+  edge_label: ArrayLike<number>;
   /** layers placed on the roofline (records[].roofline), null when none */
+  roofline?: Work | null;
+}
+
+/** An int column in layers-<b>.js: plain, or [value, count, ...] runs. */
+export type PackedInts = number[] | { runs: number[] };
+
+/** layers-<b>.js as written by internal/report/columns.go. */
+export interface PackedColumns {
+  n: number;
+  timed: boolean;
+  strings: string[];
+  /** plain, or templates: name i is parts[t[i]] joined with the next numbers of v */
+  names: string[] | { parts: string[][]; t: PackedInts; v: number[] };
+  type: PackedInts;
+  precision: PackedInts;
+  tactic: PackedInts;
+  subgraph: PackedInts;
+  avg: number[] | null;
+  pct: number[] | null;
+  myelin: PackedInts;
+  /** null for the identity order */
+  topo: number[] | null;
+  /** producer minus the previous producer, consumer minus its producer */
+  edges: number[];
+  edge_label: PackedInts;
   roofline?: Work | null;
 }
 
@@ -84,7 +112,7 @@ declare global {
     TRTPERF_DATA?: AnalyzeData;
     TRTPERF_ANALYSIS?: Analysis;
     TRTPERF_VIEW?: BackendView[];
-    TRTPERF_COLUMNS?: Record<number, Columns>;
+    TRTPERF_COLUMNS?: Record<number, PackedColumns>;
     /** packed: string[] */
     TRTPERF_SOURCES?: Record<number, string>;
     /** packed: DetailChunk */
