@@ -174,10 +174,11 @@ func TestCorpusFirstScreen(t *testing.T) {
 type edgeReport struct {
 	Engine      string
 	Edges       int
-	Hidden      [][]int // producer, consumer, the layer whose box the edge crosses
-	Boundary    int     // edges where the precision changes
-	Conversions int     // reformat / Q/DQ nodes marked
-	RankSpan    []int   // per edge, how many rows it spans
+	Hidden      [][]int  // producer, consumer, the layer whose box the edge crosses
+	Boundary    int      // edges where the precision changes
+	Conversions int      // reformat / Q/DQ nodes marked
+	RankSpan    []int    // per edge, how many rows it spans
+	Labels      []string // per edge, the tensor label drawn on it ("" without one)
 }
 
 // TestCorpusGraphMobileNetV2 is acceptance 2: on the MobileNetV2 QAT case

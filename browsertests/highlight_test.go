@@ -13,9 +13,11 @@ import (
 
 // nodeState mirrors window.__trtperf.nodeState: how the graph shows a layer.
 type nodeState struct {
-	Group       string // name of the collapsed group holding the layer, "" if it is its own node
-	Highlighted int    // highlighted layers the node stands for
-	Selected    bool   // the node shows the selected layer
+	Group       string  // name of the collapsed group holding the layer, "" if it is its own node
+	Highlighted int     // highlighted layers the node stands for
+	Selected    bool    // the node shows the selected layer
+	X, Y        float64 // layout position of the node (a row shares Y)
+	Scale       float64 // the graph view's zoom
 }
 
 func stateOf(t *testing.T, p *page, layer int) nodeState {

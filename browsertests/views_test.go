@@ -144,6 +144,7 @@ func TestCorpusRunViews(t *testing.T) {
 				if !strings.Contains(labels, "GPU compute time (ms)") || !strings.Contains(labels, "inference") {
 					t.Errorf("axis titles %q", labels)
 				}
+				checkContrast(t, p, "latency view "+name, map[string]bool{})
 				p.do(t, chromedp.MouseEvent(chromedp.MouseMoved, float64(vp.w)/3, 200))
 				p.shotHere(t, "latency-"+name)
 			})
@@ -163,6 +164,7 @@ type treemapReport struct {
 		Depth      int
 		Value      float64
 	}
+	Text []canvasPair // text the last draw put on the canvas, with the colour under it
 }
 
 // TestCorpusHierarchy: the Hierarchy view of three corpus engines (a CNN
@@ -233,6 +235,8 @@ func TestCorpusHierarchy(t *testing.T) {
 						t.Errorf("clicked %q in the treemap, details show %q", hit.Name, got)
 					}
 					p.shotHere(t, "hierarchy-"+name)
+					checkCanvasPairs(t, r.Text, "treemap "+name, map[string]bool{})
+					checkTreemapTable(t, p, r, name)
 					// Keyboard: Enter opens the first group, Escape goes back.
 					group := ""
 					for _, x := range r.Rects {
@@ -295,6 +299,7 @@ func TestCorpusRoofline(t *testing.T) {
 				p.checkVisible(t, "roofline", "#roofline", true)
 				cv := p.checkVisible(t, "roofline canvas", "#roofline-canvas", false)
 				r := eval[struct {
+					Text     []canvasPair
 					Points   int
 					Ceilings []string
 					First    *struct {
@@ -321,6 +326,7 @@ func TestCorpusRoofline(t *testing.T) {
 				if note := p.textOf(t, "#roofline-note"); !strings.Contains(note, b.Device.Name) {
 					t.Errorf("note %q does not name the device", note)
 				}
+				checkCanvasPairs(t, r.Text, "roofline "+name, map[string]bool{})
 				p.checkVisible(t, "roofline", "#roofline", true)
 				p.shotHere(t, "roofline-"+name)
 			})
@@ -339,4 +345,112 @@ func TestCorpusRoofline(t *testing.T) {
 		t.Errorf("without work estimates the view says %q", got)
 	}
 	noJSErrors(t, p)
+}
+
+// checkCanvasPairs fails on canvas text below WCAG AA against the colour
+// under it, and when the canvas drew no text at all.
+func checkCanvasPairs(t *testing.T, pairs []canvasPair, state string, seen map[string]bool) {
+	t.Helper()
+	if len(pairs) == 0 {
+		t.Errorf("%s: the canvas drew no text", state)
+	}
+	for _, c := range pairs {
+		need := 4.5
+		if c.Large {
+			need = 3
+		}
+		key := state + c.What + c.Fg + c.Bg
+		if c.Ratio < need-0.005 && !seen[key] {
+			seen[key] = true
+			t.Errorf("%s: %s %s on %s = %.2f (needs %v)", state, c.What, c.Fg, c.Bg, c.Ratio, need)
+		}
+	}
+}
+
+// checkTreemapTable: the treemap's text alternative lists the parts of
+// the level shown, largest first, with their times, in a table that fits
+// the window; its buttons open a group as a click on the canvas does, and
+// its text meets WCAG AA contrast.
+func checkTreemapTable(t *testing.T, p *page, r treemapReport, name string) {
+	t.Helper()
+	var top []string
+	want := map[string]float64{}
+	for _, x := range r.Rects {
+		if x.Depth == 1 {
+			top = append(top, x.Name)
+			want[x.Name] = x.Value
+		}
+	}
+	if eval[bool](t, p, `document.getElementById("treemap-list").open`) {
+		t.Errorf("%s: the table opens expanded; it should be a toggle below the canvas", name)
+	}
+	p.click(t, "#treemap-list-toggle")
+	p.checkVisible(t, name+" treemap table", "#treemap-table", true)
+	rows := eval[[]struct {
+		Name, Time string
+		Right      float64
+	}](t, p, `Array.from(document.querySelectorAll("#treemap-rows tr")).map((r) => ({name: r.querySelector("button").title,
+		time: r.children[1].innerText, right: r.getBoundingClientRect().right}))`)
+	vw := eval[float64](t, p, `innerWidth`)
+	// Every drawn part is a row, in the same order (the table also lists
+	// parts too small to draw), up to 50 rows, largest first.
+	if len(rows) < min(len(top), 50) || len(rows) > 50 {
+		t.Errorf("%s: the table lists %d parts, the treemap draws %d (the table shows up to 50)", name, len(rows), len(top))
+	}
+	rowOf := map[string]int{} // drawn part → its row (from 1)
+	prev := 0.0
+	for i, row := range rows {
+		for _, part := range top { // row.Name is the part's path: "parent / … / name"
+			if row.Name == part || strings.HasSuffix(row.Name, " / "+part) {
+				rowOf[part] = i + 1
+			}
+		}
+		if strings.HasSuffix(row.Time, "ms") {
+			v, _ := printedMs(t, row.Time)
+			if i > 0 && v > prev+1e-9 {
+				t.Errorf("%s: table row %d (%q) is larger than the row before it", name, i, row.Time)
+			}
+			prev = v
+		}
+		if row.Right > vw+1 {
+			t.Errorf("%s: table row %d ends at x=%.0f, outside the %.0f px window", name, i, row.Right, vw)
+		}
+	}
+	last := 0
+	for _, part := range top {
+		i := rowOf[part]
+		if i == 0 {
+			if len(rows) < 50 {
+				t.Errorf("%s: the treemap's part %q is not in the table", name, part)
+			}
+			continue
+		}
+		if i < last {
+			t.Errorf("%s: part %q is row %d, after a part the treemap draws after it (row %d)", name, part, i, last)
+		}
+		last = i
+		if row := rows[i-1]; strings.HasSuffix(row.Time, "ms") {
+			if v, dec := printedMs(t, row.Time); !samePrinted(v, dec, want[part]) {
+				t.Errorf("%s: %q shows %q, the treemap sizes it %g ms", name, part, row.Time, want[part])
+			}
+		}
+	}
+	checkContrast(t, p, name+" treemap table", map[string]bool{})
+	// The first group's button opens it, as a click on its header does.
+	for _, x := range r.Rects {
+		if x.Depth != 1 || x.Layer >= 0 || rowOf[x.Name] == 0 {
+			continue
+		}
+		p.click(t, fmt.Sprintf("#treemap-rows tr:nth-child(%d) button", rowOf[x.Name]))
+		in := eval[treemapReport](t, p, `window.__trtperf.treemap()`)
+		if !strings.HasSuffix(in.At, x.Name) {
+			t.Errorf("%s: the table's button of group %q opened %q", name, x.Name, in.At)
+		}
+		if got := eval[int](t, p, `document.querySelectorAll("#treemap-rows tr").length`); got == 0 {
+			t.Errorf("%s: after opening %q the table lists nothing", name, x.Name)
+		}
+		p.do(t, chromedp.Focus(chromedp.CSS("#treemap-canvas")), chromedp.KeyEvent("\x1b"))
+		break
+	}
+	p.click(t, "#treemap-list-toggle")
 }

@@ -3,7 +3,8 @@
 // "#rrggbb" and "hsl(h, s%, l%)" colours, their contrast ratio, and the
 // readable text colour for a fill.
 
-/** [r, g, b] in 0..255 of a "#rgb", "#rrggbb" or "hsl(h, s%, l%)" colour. */
+/** [r, g, b] in 0..255 of a "#rgb", "#rrggbb", "rgb(r, g, b)" (alpha
+ *  ignored) or "hsl(h, s%, l%)" colour. */
 export function rgbOf(c: string): [number, number, number] {
   let m = c.match(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i);
   if (m) {
@@ -26,6 +27,8 @@ export function rgbOf(c: string): [number, number, number] {
     };
     return [255 * f(hh + 1 / 3), 255 * f(hh), 255 * f(hh - 1 / 3)];
   }
+  m = c.match(/^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)/i);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
   throw new Error(`contrast: cannot read colour ${c}`);
 }
 
@@ -55,4 +58,37 @@ export function inkOn(fill: string): string {
     inkCache.set(fill, ink);
   }
   return ink;
+}
+
+/** The colour behind a transparent canvas: the first opaque background of
+ *  it or its ancestors (what text drawn on it is read against). */
+export function backdrop(el: Element): string {
+  for (let e: Element | null = el; e; e = e.parentElement) {
+    const bg = getComputedStyle(e).backgroundColor;
+    const m = bg.match(/rgba?\(([^)]+)\)/);
+    if (!m) continue;
+    const p = m[1].split(/[ ,/]+/).filter((x) => x);
+    if (p.length < 4 || Number(p[3]) >= 1) return `rgb(${p[0]}, ${p[1]}, ${p[2]})`;
+  }
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "#121212" : "#ffffff";
+}
+
+/** The text colours a canvas view drew on its last draw, each with the
+ *  colour under it (the contrast test reads them: canvas text has no CSS
+ *  colour a checker could find). */
+export class DrawnText {
+  private seen = new Set<string>();
+  clear(): void {
+    this.seen.clear();
+  }
+  /** large: WCAG large text (≥ 24 px, or ≥ 18.66 px bold). */
+  add(what: string, fg: string, bg: string, large = false): void {
+    this.seen.add(`${what}|${fg}|${bg}|${large ? 1 : 0}`);
+  }
+  report(): { what: string; fg: string; bg: string; ratio: number; large: boolean }[] {
+    return Array.from(this.seen, (k) => {
+      const [what, fg, bg, large] = k.split("|");
+      return { what, fg, bg, ratio: contrast(fg, bg), large: large === "1" };
+    });
+  }
 }

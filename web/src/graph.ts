@@ -166,7 +166,7 @@ export class GraphView {
   /** Test hook: how edges are drawn. For every edge, whether its route
    *  crosses the box of a node other than its two ends (a skip edge drawn
    *  through the nodes it skips would be invisible), and the marks. */
-  edgeReport(): { engine: string; edges: number; hidden: number[][]; boundary: number; conversions: number; rankSpan: number[] } {
+  edgeReport(): { engine: string; edges: number; hidden: number[][]; boundary: number; conversions: number; rankSpan: number[]; labels: string[] } {
     const lay = this.lay;
     const hidden: number[][] = [];
     const span: number[] = [];
@@ -189,7 +189,8 @@ export class GraphView {
     }
     let conversions = 0;
     for (let v = 0; v < lay.count; v++) if (lay.layer[v] >= 0 && this.conv[lay.layer[v]]) conversions++;
-    return { engine: lay.engine, edges: lay.edges.length / 2, hidden, boundary, conversions, rankSpan: span };
+    const labels = Array.from(lay.edgeLabel, (id) => (id >= 0 ? shortLabel(this.m.strings[id]) : ""));
+    return { engine: lay.engine, edges: lay.edges.length / 2, hidden, boundary, conversions, rankSpan: span, labels };
   }
 
   setHighlight(layers: Set<number> | null): void {
@@ -241,8 +242,8 @@ export class GraphView {
   }
 
   /** Test hook: how a layer is shown — its own node or inside a collapsed
-   *  group — and what that node is marked with. */
-  nodeState(layer: number): { group: string; highlighted: number; selected: boolean } | null {
+   *  group — what that node is marked with, and where it is. */
+  nodeState(layer: number): { group: string; highlighted: number; selected: boolean; x: number; y: number; scale: number } | null {
     if (layer < 0 || layer >= this.m.n) return null;
     const v = this.lay.nodeOf[layer];
     const g = this.lay.group[v];
@@ -250,6 +251,9 @@ export class GraphView {
       group: g >= 0 ? this.grouping!.names[g] : "",
       highlighted: g >= 0 ? (this.hlCount ? this.hlCount[g] : 0) : this.highlight && this.highlight.has(layer) ? 1 : 0,
       selected: this.selected >= 0 && this.lay.nodeOf[this.selected] === v,
+      x: this.lay.x[v], // layout position of its node (rows share y)
+      y: this.lay.y[v],
+      scale: this.s, // the view's zoom
     };
   }
 
@@ -621,6 +625,17 @@ export class GraphView {
       for (let k = st[cur]; k < st[cur + 1]; k++) {
         if (lay.nodeOf[adj[k]] !== v) {
           next = adj[k];
+          break;
+        }
+      }
+      // A collapsed group (or a layer whose neighbours share its group):
+      // follow the drawn edges of its node to the next node.
+      if (next < 0) {
+        const at = ev.key === "ArrowUp" ? 1 : 0; // v's end of the edge
+        for (let k = 0; k < lay.edges.length; k += 2) {
+          if (lay.edges[k + at] !== v) continue;
+          const u = lay.edges[k + 1 - at];
+          next = lay.layer[u] >= 0 ? lay.layer[u] : this.firstOfGroup(lay.group[u]);
           break;
         }
       }

@@ -5,7 +5,7 @@
 // between the rectangles of the current level, Enter opens a group or
 // selects a layer, Escape goes up.
 import { h, clear, ellipsis, fmtMs, fmtPct, fmtInt, sizeCanvas, cssVar } from "./dom";
-import { inkOn } from "./contrast";
+import { inkOn, DrawnText } from "./contrast";
 import { typeColor } from "./graph";
 import type { Model } from "./model";
 
@@ -185,6 +185,8 @@ function ratio(mx: number, mn: number, sum: number, short: number): number {
 }
 
 const HEADER = 18;
+/** Rows of the text alternative (largest parts of the level). */
+const TABLE_ROWS = 50;
 /** Rectangles smaller than this (CSS px²) are not drawn one by one. */
 const MIN_AREA = 6;
 
@@ -201,6 +203,12 @@ export class HierarchyView {
   private focus = 0;
   private selected = -1;
   private tip: HTMLElement;
+  /** the text alternative: a table of the current level's parts */
+  private table: HTMLTableSectionElement;
+  private tableNote: HTMLElement;
+  private listed: TNode | null = null;
+  /** text drawn by the last draw (for the contrast test) */
+  private drawn = new DrawnText();
 
   constructor(private m: Model) {
     this.crumbs = h("nav", { class: "tm-crumbs", id: "treemap-crumbs", attrs: { "aria-label": "Hierarchy path" } });
@@ -209,8 +217,17 @@ export class HierarchyView {
     this.status = h("p", { class: "tm-status", id: "treemap-status", attrs: { "aria-live": "polite" } });
     this.tip = h("div", { class: "tm-tip", id: "treemap-tip", attrs: { role: "tooltip" } });
     this.tip.hidden = true;
-    const help = h("p", { class: "muted", id: "treemap-help", text: "Area is time; colour is layer type. Click a group's header to open it, a layer to see its details. Keys: ← → move, Enter opens or selects, Escape goes up." });
-    this.el = h("section", { class: "treemap", id: "treemap", attrs: { "aria-label": "Time by hierarchy" } }, this.crumbs, h("div", { class: "tm-wrap" }, this.canvas, this.tip), this.status, help);
+    const help = h("p", { class: "muted", id: "treemap-help", text: "Area is time; colour is layer type. Click a group's header to open it, a layer to see its details. Keys: ← → move, Enter opens or selects, Escape goes up. The table below lists the same parts as text." });
+    this.table = h("tbody", { id: "treemap-rows" });
+    this.tableNote = h("p", { class: "muted", id: "treemap-table-note" });
+    const unit = m.timed ? "Time" : "Layers";
+    const table = h("table", { class: "tensors tm-table", id: "treemap-table" },
+      h("caption", { class: "sr-only", text: "Parts of the current hierarchy level, largest first" }),
+      h("thead", null, h("tr", null, h("th", { text: "Part", attrs: { scope: "col" } }), h("th", { class: "num", text: unit, attrs: { scope: "col" } }),
+        h("th", { class: "num", text: "Share", attrs: { scope: "col" } }), h("th", { class: "num", text: "Layers", attrs: { scope: "col" } }), h("th", { text: "Mostly", attrs: { scope: "col" } }))),
+      this.table);
+    const list = h("details", { class: "tm-list", id: "treemap-list" }, h("summary", { id: "treemap-list-toggle", text: "Show this level as a table" }), table, this.tableNote);
+    this.el = h("section", { class: "treemap", id: "treemap", attrs: { "aria-label": "Time by hierarchy" } }, this.crumbs, h("div", { class: "tm-wrap" }, this.canvas, this.tip), this.status, help, list);
     this.canvas.addEventListener("click", (ev) => this.click(ev));
     this.canvas.addEventListener("mousemove", (ev) => this.move(ev));
     this.canvas.addEventListener("mouseleave", () => {
@@ -236,8 +253,8 @@ export class HierarchyView {
   }
 
   /** For tests: the drawn rectangles of the current level (CSS px, canvas-relative). */
-  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number }[]; total: number } {
-    return { at: this.at ? this.at.path : "", total: this.at ? this.at.value : 0,
+  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number }[]; total: number; text: ReturnType<DrawnText["report"]> } {
+    return { at: this.at ? this.at.path : "", total: this.at ? this.at.value : 0, text: this.drawn.report(),
       rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value })) };
   }
 
@@ -291,6 +308,7 @@ export class HierarchyView {
   private draw(): void {
     if (!this.at) return;
     this.crumbsFor();
+    if (this.listed !== this.at) this.listLevel();
     const cv = this.canvas;
     const W = Math.max(200, cv.parentElement!.clientWidth || 800);
     const H = Math.max(260, Math.min(620, Math.round(window.innerHeight * 0.62)));
@@ -300,6 +318,7 @@ export class HierarchyView {
     const head = cssVar("--head", "#eef2f6");
     const accent = cssVar("--accent", "#245f9e");
     g.clearRect(0, 0, W, H);
+    this.drawn.clear();
     g.font = "12px system-ui, sans-serif";
     g.textBaseline = "top";
     this.rects = [];
@@ -328,6 +347,7 @@ export class HierarchyView {
           g.fillStyle = ink;
           g.font = "600 12px system-ui, sans-serif";
           g.fillText(fit(g, `${n.name} · ${this.share(n)}`, r.w - 8), r.x + 4, r.y + 3);
+          this.drawn.add("group header", ink, head);
           g.font = "12px system-ui, sans-serif";
         }
         continue;
@@ -341,6 +361,7 @@ export class HierarchyView {
       if (r.w > 40 && r.h > 16) {
         g.fillStyle = inkOn(fill);
         g.fillText(fit(g, n.children ? `${n.name} (${fmtInt(n.count)})` : n.name, r.w - 6), r.x + 3, r.y + 3);
+        this.drawn.add(n.children ? "group label" : "layer label", inkOn(fill), fill);
         if (r.h > 32) g.fillText(fit(g, this.share(n), r.w - 6), r.x + 3, r.y + 18);
       }
     }
@@ -358,6 +379,40 @@ export class HierarchyView {
     if (document.activeElement === cv) mark(kids[this.focus], accent, 3);
     cv.setAttribute("aria-label", `Treemap of ${at === this.root ? "the engine" : at.path}: ${kids.length} part${kids.length === 1 ? "" : "s"}, largest ${kids.length ? this.describe(kids[0]) : "none"}`);
     cv.dataset.hidden = String(hidden);
+  }
+
+  /** The text alternative of the canvas: the current level's parts as
+   *  table rows (the largest TABLE_ROWS), each a button that opens the
+   *  group or selects the layer, as Enter does on the canvas. */
+  private listLevel(): void {
+    const at = this.at!;
+    this.listed = at;
+    clear(this.table);
+    const kids = at.children || [];
+    const total = this.root!.value;
+    for (const n of kids.slice(0, TABLE_ROWS)) {
+      const open = h("button", { class: "linkish mono", text: ellipsis(n.name, 90), title: n.path,
+        attrs: { "aria-label": `${n.children ? "Open" : "Select layer"} ${n.name}` },
+        on: { click: () => {
+          if (n.children) this.open(n);
+          else {
+            this.selected = n.layer;
+            this.onSelect(n.layer);
+            this.draw();
+          }
+        } } });
+      this.table.appendChild(h("tr", { attrs: { "data-layer": String(n.layer) } },
+        h("td", null, open, n.children ? h("span", { class: "muted", text: " ▸" }) : null),
+        h("td", { class: "num", text: this.m.timed ? fmtMs(n.value, 4) : fmtInt(n.count) }),
+        h("td", { class: "num", text: total > 0 ? fmtPct((100 * n.value) / total) : "" }),
+        h("td", { class: "num", text: fmtInt(n.count) }),
+        h("td", { class: "mono", text: n.type })));
+    }
+    const more = kids.length - Math.min(kids.length, TABLE_ROWS);
+    let rest = 0;
+    for (const n of kids.slice(TABLE_ROWS)) rest += n.value;
+    this.tableNote.textContent = more > 0 ? `… and ${fmtInt(more)} smaller part${more === 1 ? "" : "s"} (${this.m.timed ? fmtMs(rest, 4) : fmtInt(rest) + " layers"}); open a group to list its parts.` : "";
+    this.tableNote.hidden = more <= 0;
   }
 
   private share(n: TNode): string {

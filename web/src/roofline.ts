@@ -6,7 +6,7 @@
 // thousands of GEMMs); click or Enter selects a layer.
 import { h, fmtMs, fmtInt, sizeCanvas, cssVar } from "./dom";
 import { precisionColor } from "./graph";
-import { inkOn } from "./contrast";
+import { inkOn, backdrop, DrawnText } from "./contrast";
 import type { Model } from "./model";
 import type { Backend } from "./types";
 
@@ -77,6 +77,8 @@ export class RooflineView {
   private focus = -1;
   private selected = -1;
   private map: { X: (v: number) => number; Y: (v: number) => number } | null = null;
+  /** text drawn by the last draw (for the contrast test) */
+  private drawn = new DrawnText();
 
   constructor(private b: Backend, private m: Model, w: Work | null) {
     this.pts = points(w, m.strings);
@@ -125,10 +127,10 @@ export class RooflineView {
   }
 
   /** For tests: how many points, ceilings and where the first point is. */
-  report(): { points: number; ceilings: string[]; first: { layer: number; x: number; y: number } | null } {
+  report(): { points: number; ceilings: string[]; first: { layer: number; x: number; y: number } | null; text: ReturnType<DrawnText["report"]> } {
     const p = this.pts[0];
     return { points: this.pts.length, ceilings: this.roofs.map((c) => c.name),
-      first: p && this.map ? { layer: p.layer, x: this.map.X(p.x), y: this.map.Y(p.y) } : null };
+      first: p && this.map ? { layer: p.layer, x: this.map.X(p.x), y: this.map.Y(p.y) } : null, text: this.drawn.report() };
   }
 
   private draw(): void {
@@ -143,6 +145,8 @@ export class RooflineView {
     const bad = cssVar("--bad", "#a93226");
     const accent = cssVar("--accent", "#245f9e");
     g.clearRect(0, 0, W, H);
+    const paper = backdrop(cv);
+    this.drawn.clear();
     const L = 64, R = 16, T = 14, B = 46;
     let x0 = Infinity, x1 = 0, y0 = Infinity, y1 = 0;
     for (const p of this.pts) {
@@ -172,6 +176,7 @@ export class RooflineView {
       g.fillStyle = muted;
       g.textAlign = "center";
       g.fillText(sup(v), x, H - B + 16);
+      this.drawn.add("axis tick", muted, paper);
     }
     for (const v of decades(Math.pow(10, ly0), Math.pow(10, ly1))) {
       const y = Y(v);
@@ -184,6 +189,7 @@ export class RooflineView {
       g.fillStyle = muted;
       g.textAlign = "right";
       g.fillText(sup(v), L - 6, y + 4);
+      this.drawn.add("axis tick", muted, paper);
     }
     g.strokeStyle = muted;
     g.strokeRect(L, T, W - L - R, H - T - B);
@@ -195,6 +201,7 @@ export class RooflineView {
     g.translate(16, T + (H - T - B) / 2);
     g.rotate(-Math.PI / 2);
     g.fillText("achieved TFLOP/s (log)", 0, 0);
+    this.drawn.add("axis title", ink, paper);
     g.restore();
     // Roofs: the memory slope up to each compute ceiling.
     g.save();
@@ -219,6 +226,7 @@ export class RooflineView {
       g.textAlign = "right";
       g.font = "600 12px system-ui, sans-serif";
       g.fillText(`${c.name} peak ${c.tflops.toFixed(c.tflops < 100 ? 1 : 0)}`, W - R - 4, Y(c.tflops) - 4);
+      this.drawn.add("ceiling label", bad, paper);
     }
     if (this.bw && !this.roofs.length) {
       g.strokeStyle = bad;
@@ -264,6 +272,7 @@ export class RooflineView {
       g.fill();
       g.fillStyle = ink;
       g.fillText(pr, lx + 14, T + 16);
+      this.drawn.add("legend", ink, paper);
       lx += 24 + g.measureText(pr).width;
     }
     cv.setAttribute("aria-label", `Roofline scatter of ${this.pts.length} layers; slowest ${this.describe(this.pts[0])}`);
