@@ -38,3 +38,17 @@ func advise(p unsafe.Pointer, n uintptr) {
 	// the kernel which page size to use when it is first touched.
 	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, skip)), length), syscall.MADV_HUGEPAGE)
 }
+
+func available() bool { return size() != 0 }
+
+// adviseRange is advise for an address range that spans several live
+// allocations (no single Go pointer covers it).
+func adviseRange(p, n uintptr) {
+	h := size()
+	start := (p + h - 1) &^ (h - 1)
+	end := (p + n) &^ (h - 1)
+	if h == 0 || end <= start {
+		return
+	}
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE)
+}

@@ -52,3 +52,16 @@ func flagged(t *testing.T, addr uintptr) bool {
 	}
 	return false
 }
+
+// TestPrimeHeap: a buffer allocated after PrimeHeap lies in memory marked
+// for huge pages although nobody advised it.
+func TestPrimeHeap(t *testing.T) {
+	if size() == 0 {
+		t.Skip("this kernel has no transparent huge pages")
+	}
+	PrimeHeap(128 << 20)
+	b := make([]byte, 8<<20)
+	if !flagged(t, uintptr(unsafe.Pointer(&b[len(b)/2]))) {
+		t.Errorf("an 8 MB buffer allocated after PrimeHeap is not in memory marked for huge pages")
+	}
+}

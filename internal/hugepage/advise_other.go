@@ -5,3 +5,7 @@ package hugepage
 import "unsafe"
 
 func advise(p unsafe.Pointer, n uintptr) {}
+
+func available() bool { return false }
+
+func adviseRange(p, n uintptr) {}

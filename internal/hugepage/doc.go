@@ -14,7 +14,10 @@
 // where the system has no transparent huge pages it is a no-op.
 package hugepage
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // MinBytes is the smallest buffer worth advising: smaller ones hold at
 // most one aligned huge page and are left alone.
@@ -31,4 +34,33 @@ func Advise[T any](s []T) {
 		return
 	}
 	advise(unsafe.Pointer(unsafe.SliceData(s)), n)
+}
+
+// PrimeHeap grows the Go heap by n bytes of address space marked for huge
+// pages and frees it at once: the allocator hands out its lowest free
+// addresses first, so the allocations that follow, small ones included,
+// land in that space and are backed by huge pages when first touched.
+// The space is never written, so it costs no memory until reused. Call it
+// at the start of a run whose heap is expected to grow to about n bytes.
+func PrimeHeap(n int64) {
+	if n < MinBytes || !available() {
+		return
+	}
+	// Pieces, not one block: a block that overlaps memory the heap used
+	// before is cleared by the runtime before Advise can mark it, one
+	// 4 KiB fault at a time (the whole n). Only the first piece or two can
+	// overlap; the rest is fresh and stays untouched.
+	pieces := make([][]byte, n/MinBytes)
+	lo, hi := ^uintptr(0), uintptr(0)
+	for i := range pieces {
+		pieces[i] = make([]byte, MinBytes)
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(pieces[i])))
+		lo, hi = min(lo, p), max(hi, p+MinBytes)
+	}
+	// The pieces are normally contiguous; anything between them is heap
+	// memory too, for which the advice is as harmless.
+	adviseRange(lo, hi-lo)
+	runtime.KeepAlive(pieces)
+	pieces = nil
+	runtime.GC() // free them now, and forget them in the GC's pacing
 }
