@@ -7,30 +7,21 @@ import (
 	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
-// Analyze reads every backend of scope (Load, one backend at a time, so
-// only one backend's dumps are in memory) and returns the analyze-data.json
-// model. A backend whose files are broken is reported as failed in the
-// result, never returned as an error: the error return is reserved for
-// problems that prevent writing any structured data at all.
-func Analyze(scope *discover.Scope, opt Options) (*contract.AnalyzeData, error) {
-	return analyze(scope, opt, func(i int) Inputs { return Load(scope.Backends[i]) })
-}
-
-// AnalyzeParsed is Analyze over dumps already parsed: parsed[i] holds the
-// inputs of scope.Backends[i], whose paths only name the files in messages.
-// No file is read (except model configs the scope lists).
-func AnalyzeParsed(scope *discover.Scope, parsed []Inputs, opt Options) (*contract.AnalyzeData, error) {
-	if scope != nil && len(parsed) != len(scope.Backends) {
-		return nil, fmt.Errorf("analyze: %d parsed inputs for %d backends", len(parsed), len(scope.Backends))
-	}
-	return analyze(scope, opt, func(i int) Inputs { return parsed[i] })
-}
-
-func analyze(scope *discover.Scope, opt Options, inputsOf func(i int) Inputs) (*contract.AnalyzeData, error) {
+// AnalyzeParsed analyses the backends of scope from their parsed inputs
+// (src; internal/load reads them from files) and returns the
+// analyze-data.json model. The scope's paths only name files in messages;
+// no file is read. A backend whose files are broken is reported as failed
+// in the result, never returned as an error: the error return is reserved
+// for problems that prevent writing any structured data at all.
+func AnalyzeParsed(scope *discover.Scope, src inputs.Source, opt Options) (*contract.AnalyzeData, error) {
 	if scope == nil {
 		return nil, fmt.Errorf("analyze: no input scope")
+	}
+	if src.Backend == nil && len(scope.Backends) > 0 {
+		return nil, fmt.Errorf("analyze: no inputs for %d backends", len(scope.Backends))
 	}
 	d := &contract.AnalyzeData{
 		SchemaVersion:     contract.SchemaVersion,
@@ -43,12 +34,12 @@ func analyze(scope *discover.Scope, opt Options, inputsOf func(i int) Inputs) (*
 		f := scope.Folder
 		d.Folder = &f
 	}
-	id := identify(scope, opt.ModelName, opt.ModelNameFrom)
+	id := identify(scope, src.Configs, opt.ModelName, opt.ModelNameFrom)
 	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
 	d.ModelComponents = id.components
 
 	for i, b := range scope.Backends {
-		d.Results = append(d.Results, analyzeBackend(b, inputsOf(i), scope, id))
+		d.Results = append(d.Results, analyzeBackend(b, src.Backend(i), scope, id))
 	}
 	siblings := make([]*contract.Backend, len(d.Results))
 	for i := range d.Results {

@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/graph"
+	"github.com/trtperf/trtperf/internal/inputs"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -33,7 +34,7 @@ func newBackend(b discover.Backend) contract.Backend {
 
 // analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
-func analyzeBackend(b discover.Backend, in Inputs, scope *discover.Scope, id identity) contract.Backend {
+func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity) contract.Backend {
 	out := newBackend(b)
 	var msgs messages
 

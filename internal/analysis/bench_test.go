@@ -6,6 +6,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // BenchmarkAnalyze measures the whole analysis (read, gate, graph, facts,
@@ -27,7 +28,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				d, err := Analyze(sc, Options{})
+				d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
 				if err != nil || d.Results[0].Validation.Status != "passed" {
 					b.Fatalf("analyze: %v", err)
 				}

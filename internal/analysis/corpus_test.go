@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // TestCorpusMatchesExpected is issue 2's first acceptance check: every real
@@ -29,7 +30,7 @@ func TestCorpusMatchesExpected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("discover: %v", err)
 			}
-			d, err := Analyze(sc, Options{ToolVersion: "test"})
+			d, err := AnalyzeParsed(sc, load.Source(sc), Options{ToolVersion: "test"})
 			if err != nil {
 				t.Fatalf("analyze: %v", err)
 			}

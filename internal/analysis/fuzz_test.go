@@ -7,6 +7,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
 // FuzzAnalyze feeds arbitrary layer-info and profile bytes, parsed in
@@ -30,12 +31,12 @@ func FuzzAnalyze(f *testing.F) {
 		[]byte(`[{"count":1e30},{"name":"a\ud800","timeMs":1,"averageMs":1,"percentage":100}]`))
 	f.Fuzz(func(t *testing.T, layers, profile []byte) {
 		// In memory: the readers have their own fuzz targets in dump.
-		var in Inputs
+		var in inputs.Backend
 		in.LayerInfo, in.LayerInfoErr = dump.ParseLayerInfo(layers)
 		in.Profile, in.ProfileErr = dump.ParseProfile(profile)
 		in.FirstProfile = dump.FirstProfileOf(profile, in.ProfileErr)
 		sc := &discover.Scope{Backends: []discover.Backend{{Label: "x", LayerPath: "layers_x.json", ProfilePath: "profile_x.json"}}}
-		d, err := AnalyzeParsed(sc, []Inputs{in}, Options{})
+		d, err := AnalyzeParsed(sc, inputs.InMemory(nil, in), Options{})
 		if err != nil {
 			t.Fatalf("analyze: %v", err)
 		}

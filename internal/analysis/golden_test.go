@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
 	"github.com/trtperf/trtperf/internal/golden"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // fixtureVariants are the dump variants the generator makes, including
@@ -59,7 +60,7 @@ func TestFixtureGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatalf("discover: %v", err)
 			}
-			d, err := Analyze(sc, Options{ToolVersion: "golden"})
+			d, err := AnalyzeParsed(sc, load.Source(sc), Options{ToolVersion: "golden"})
 			if err != nil {
 				t.Fatalf("analyze: %v", err)
 			}
@@ -114,7 +115,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Analyze(sc, Options{})
+		d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

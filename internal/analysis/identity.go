@@ -2,13 +2,13 @@ package analysis
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
 // identity is what the inputs say about the model, shared by every backend.
@@ -74,9 +74,9 @@ var knownFamilies = []string{
 	"convnext", "regnet", "squeezenet", "shufflenet", "segformer", "dino", "sam", "electra", "bart",
 }
 
-func identify(scope *discover.Scope, flagName, flagFrom string) identity {
+func identify(scope *discover.Scope, configs []inputs.ModelConfig, flagName, flagFrom string) identity {
 	id := identity{components: []string{}, evidence: []contract.Evidence{}}
-	id.config = readConfigs(scope.ConfigFiles)
+	id.config = parseConfigs(configs)
 	if scope.Folder != "" {
 		base := strings.ToLower(filepath.Base(scope.Folder))
 		if c, ok := componentNames[base]; ok {
@@ -234,22 +234,19 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// readConfigs reads the Hugging Face / diffusers configs discovery found.
-// Unreadable configs are skipped: they are hints, never required.
-func readConfigs(paths []string) modelConfig {
+// parseConfigs reads the Hugging Face / diffusers configs beside the dumps,
+// in path order. Configs that do not parse are skipped: they are hints,
+// never required.
+func parseConfigs(configs []inputs.ModelConfig) modelConfig {
 	var mc modelConfig
-	paths = slices.Clone(paths)
-	slices.Sort(paths)
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
+	configs = slices.Clone(configs)
+	slices.SortFunc(configs, func(a, b inputs.ModelConfig) int { return strings.Compare(a.Path, b.Path) })
+	for _, c := range configs {
 		var raw map[string]any
-		if json.Unmarshal(data, &raw) != nil {
+		if json.Unmarshal(c.Data, &raw) != nil {
 			continue
 		}
-		file := filepath.Base(p)
+		file := filepath.Base(c.Path)
 		str := func(k string) string { s, _ := raw[k].(string); return s }
 		num := func(keys ...string) *int64 {
 			for _, k := range keys {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func TestIdentify(t *testing.T) {
@@ -42,7 +43,7 @@ func TestIdentify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id := identify(&tt.scope, tt.flag, "")
+			id := identify(&tt.scope, load.Configs(tt.scope.ConfigFiles), tt.flag, "")
 			if id.name != tt.want || id.confidence != tt.confidence {
 				t.Errorf("name %q (%s), want %q (%s); evidence %+v", id.name, id.confidence, tt.want, tt.confidence, id.evidence)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // maxAllocPerInputByte bounds what Analyze allocates in total per byte of
@@ -58,7 +59,7 @@ func allocPerInputByte(tb testing.TB, o gen.Options) float64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	d, err := Analyze(sc, Options{})
+	d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
 	runtime.ReadMemStats(&after)
 	if err != nil || len(d.Results) != 1 {
 		tb.Fatalf("analyze: %v", err)
@@ -85,7 +86,7 @@ func BenchmarkAnalyzeNamesOnly(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := Analyze(sc, Options{}); err != nil {
+				if _, err := AnalyzeParsed(sc, load.Source(sc), Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func TestBlockCount(t *testing.T) {
@@ -60,7 +61,7 @@ func TestCorpusEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Analyze(sc, Options{})
+	d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-// Package analysis turns discovered dump files into the analyze-data.json
-// model: it reads each backend, runs the integrity gate (name matching, DAG,
-// consistency), and computes timing, records, breakdowns, identity and
-// findings. It knows nothing of how results are printed.
+// Package analysis turns parsed dumps (internal/inputs, read from files by
+// internal/load) into the analyze-data.json model: for each backend it runs
+// the integrity gate (name matching, DAG, consistency) and computes timing,
+// records, breakdowns, identity and findings. It reads no file and knows
+// nothing of how results are printed.
 package analysis
 
 // Options tune one analysis run.

@@ -9,6 +9,8 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/inputs"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // TestAnalyzeParsedMatchesFiles: dumps parsed in memory and handed to
@@ -29,14 +31,14 @@ func TestAnalyzeParsedMatchesFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fromFiles, err := Analyze(sc, Options{})
+		fromFiles, err := AnalyzeParsed(sc, load.Source(sc), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var in Inputs
+		var in inputs.Backend
 		in.LayerInfo, in.LayerInfoErr = dump.ParseLayerInfo(readBytes(t, lp))
 		in.Profile, in.ProfileErr = dump.ParseProfile(readBytes(t, pp))
-		inMemory, err := AnalyzeParsed(sc, []Inputs{in}, Options{})
+		inMemory, err := AnalyzeParsed(sc, inputs.InMemory(nil, in), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,8 +47,8 @@ func TestAnalyzeParsedMatchesFiles(t *testing.T) {
 			t.Errorf("%s/%d layers: in-memory analysis differs from the file analysis (%d vs %d bytes)", o.Shape, o.Layers, len(b), len(a))
 		}
 	}
-	if _, err := AnalyzeParsed(&discover.Scope{Backends: make([]discover.Backend, 2)}, nil, Options{}); err == nil {
-		t.Error("AnalyzeParsed accepted fewer inputs than backends")
+	if _, err := AnalyzeParsed(&discover.Scope{Backends: make([]discover.Backend, 2)}, inputs.Source{}, Options{}); err == nil {
+		t.Error("AnalyzeParsed accepted a source without backends for a scope with two")
 	}
 }
 

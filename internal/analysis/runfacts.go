@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/gpu"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
 // fewSamples is the number of timed inferences below which percentiles and
@@ -20,7 +21,7 @@ const fewSamples = 30
 
 // companionWarnings turns unreadable metadata and logs into warnings: a
 // broken companion file never fails a backend.
-func companionWarnings(in Inputs, msgs *messages) {
+func companionWarnings(in inputs.Backend, msgs *messages) {
 	for _, c := range in.Metas {
 		if c.Err != nil {
 			code, text := readError(sideMeta, c.Path, c.Err)
@@ -49,7 +50,7 @@ type sourcedRun struct {
 // Of a log that holds several runs it takes the run the analysis reads
 // (analysed, 1-based, when the profile holds as many runs: the same
 // sweep), else the first, as with the first document of concatenated dumps.
-func runsOf(in Inputs, analysed int) []sourcedRun {
+func runsOf(in inputs.Backend, analysed int) []sourcedRun {
 	var out []sourcedRun
 	for _, c := range in.Metas {
 		if c.Err != nil || len(c.Runs) == 0 {
@@ -81,7 +82,7 @@ func runsOf(in Inputs, analysed int) []sourcedRun {
 // addRunFacts fills device and build from the companions and, when the
 // backend has timing, timing.measured, from the log run that matches the
 // analysed profile run (analysed, 1-based; 0 when the profile has one).
-func addRunFacts(out *contract.Backend, in Inputs, timesPath string, analysed int, msgs *messages) {
+func addRunFacts(out *contract.Backend, in inputs.Backend, timesPath string, analysed int, msgs *messages) {
 	companionWarnings(in, msgs)
 	runs := runsOf(in, analysed)
 	out.Device = deviceFacts(runs)
@@ -101,7 +102,7 @@ func addRunFacts(out *contract.Backend, in Inputs, timesPath string, analysed in
 }
 
 // measured builds timing.measured; nil when no source measured anything.
-func measured(runs []sourcedRun, in Inputs, timesPath string, layerSumMs float64, build *contract.Build, msgs *messages) *contract.Measured {
+func measured(runs []sourcedRun, in inputs.Backend, timesPath string, layerSumMs float64, build *contract.Build, msgs *messages) *contract.Measured {
 	m := &contract.Measured{Notes: []string{}}
 	primaryDone := false
 	var samplesSet bool

@@ -14,6 +14,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func analyzeFolder(t *testing.T, dir string) *contract.AnalyzeData {
@@ -22,7 +23,7 @@ func analyzeFolder(t *testing.T, dir string) *contract.AnalyzeData {
 	if err != nil {
 		t.Fatalf("discover %s: %v", dir, err)
 	}
-	d, err := Analyze(sc, Options{ToolVersion: "test"})
+	d, err := AnalyzeParsed(sc, load.Source(sc), Options{ToolVersion: "test"})
 	if err != nil {
 		t.Fatalf("analyze %s: %v", dir, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
 // sweepRows is the table of a file holding several trtexec runs (a batch
@@ -14,7 +15,7 @@ import (
 // log's runs and the profile's documents, joined by position when both
 // hold the same number of runs. analysed is the 1-based run the analysis
 // uses (0: none). Empty when no file holds several runs.
-func sweepRows(in Inputs, analysed int) []contract.RunRow {
+func sweepRows(in inputs.Backend, analysed int) []contract.RunRow {
 	var logRuns []engine.Run
 	for _, c := range in.Logs {
 		if c.Err == nil && len(c.Runs) > 1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/inputs"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -170,7 +171,7 @@ func quantile(sorted []float64, q float64) float64 {
 
 // addEndToEnd attaches the --exportTimes summary to a backend's timing; a
 // broken times file is a warning (the profile stays usable).
-func addEndToEnd(out *contract.Backend, in Inputs, path string, msgs *messages) {
+func addEndToEnd(out *contract.Backend, in inputs.Backend, path string, msgs *messages) {
 	switch {
 	case path == "" || out.Timing == nil:
 		return

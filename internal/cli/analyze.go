@@ -12,6 +12,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func init() { register("analyze", newAnalyzeCmd) }
@@ -19,6 +20,11 @@ func init() { register("analyze", newAnalyzeCmd) }
 // modelNameFlag is recorded in analyze-data.json as the evidence of a
 // model name the user gave.
 const modelNameFlag = "--model-name"
+
+// analyzeScope reads the files of sc (internal/load) and analyses them.
+func analyzeScope(sc *discover.Scope, opt analysis.Options) (*contract.AnalyzeData, error) {
+	return analysis.AnalyzeParsed(sc, load.Source(sc), opt)
+}
 
 // scopeFlags are the input flags shared by commands that read dumps.
 type scopeFlags struct {
@@ -110,7 +116,7 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				w = out
 			}
 			primeHeap(sc)
-			d, err := analysis.Analyze(sc, sf.options())
+			d, err := analyzeScope(sc, sf.options())
 			if err == nil {
 				bw := bufio.NewWriterSize(w, 1<<20)
 				if err = contract.Encode(bw, d); err == nil {

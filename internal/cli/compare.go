@@ -200,7 +200,7 @@ func loadAnalysis(path string) (*contract.AnalyzeData, error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitCannotRun, Err: componentsAdvice(err)}
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{ToolVersion: ToolVersion()})
+	d, err := analyzeScope(sc, analysis.Options{ToolVersion: ToolVersion()})
 	if err != nil {
 		return nil, cannotRun("analyze %s: %v", path, err)
 	}

@@ -35,7 +35,7 @@ var publisher = report.Publisher{}
 
 // analyzeForPackage analyses a dump folder for package; tests replace it to
 // prove that --analyze-data never re-analyses.
-var analyzeForPackage = analysis.Analyze
+var analyzeForPackage = analyzeScope
 
 func newPackageCmd() *cobra.Command {
 	var f packageFlags

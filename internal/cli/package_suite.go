@@ -62,7 +62,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("component %s: %w", name, err)}
 		}
-		d, err := analysis.Analyze(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion()})
+		d, err := analyzeScope(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion()})
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse component %s: %w", dir, err)}
 		}

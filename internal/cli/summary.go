@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/summary"
 )
@@ -88,7 +87,7 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := analysis.Analyze(sc, sf.options())
+	d, err := analyzeScope(sc, sf.options())
 	if err != nil {
 		return nil, cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func analyze(t testing.TB, dir string) *contract.AnalyzeData {
@@ -21,7 +22,7 @@ func analyze(t testing.TB, dir string) *contract.AnalyzeData {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{})
+	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

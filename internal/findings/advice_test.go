@@ -13,6 +13,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/load"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
@@ -89,7 +90,7 @@ func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					d, err := analysis.Analyze(sc, analysis.Options{})
+					d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}

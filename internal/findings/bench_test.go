@@ -9,6 +9,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // benchBackend generates an engine, analyses it as `trtperf analyze` does
@@ -23,7 +24,7 @@ func benchBackend(b *testing.B, shape string, layers int) *contract.Backend {
 	if err != nil {
 		b.Fatalf("discover %s: %v", dir, err)
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{})
+	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 	if err != nil {
 		b.Fatalf("analyze %s: %v", dir, err)
 	}

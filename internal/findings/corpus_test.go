@@ -11,6 +11,7 @@ import (
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/findings"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func analyzeCase(t *testing.T, name string) *contract.AnalyzeData {
@@ -20,7 +21,7 @@ func analyzeCase(t *testing.T, name string) *contract.AnalyzeData {
 	if err != nil {
 		t.Fatalf("discover %s: %v", dir, err)
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{})
+	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 	if err != nil {
 		t.Fatalf("analyze %s: %v", dir, err)
 	}

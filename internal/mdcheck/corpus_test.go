@@ -10,6 +10,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/load"
 	"github.com/trtperf/trtperf/internal/mdcheck"
 )
 
@@ -19,7 +20,7 @@ func analyse(t *testing.T, dir string) *contract.AnalyzeData {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{})
+	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
 	"github.com/trtperf/trtperf/internal/golden"
+	"github.com/trtperf/trtperf/internal/load"
 	"github.com/trtperf/trtperf/internal/ruledoc"
 )
 
@@ -52,7 +53,7 @@ func TestDocsCoverFindings(t *testing.T) {
 		if err != nil {
 			continue // a parent of components
 		}
-		d, err := analysis.Analyze(sc, analysis.Options{})
+		d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/golden"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // Issue 3, acceptance 3: golden text, markdown and csv summaries of corpus
@@ -22,7 +23,7 @@ func TestCorpusGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("discover %s: %v", name, err)
 		}
-		d, err := analysis.Analyze(sc, analysis.Options{})
+		d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
 		if err != nil {
 			t.Fatalf("analyze %s: %v", name, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
 	"github.com/trtperf/trtperf/internal/golden"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 func backend(label, prec string, ms float64) *contract.Backend {
@@ -58,7 +59,7 @@ func TestGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := analysis.Analyze(sc, analysis.Options{Baseline: "fp16"})
+	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{Baseline: "fp16"})
 	if err != nil {
 		t.Fatal(err)
 	}

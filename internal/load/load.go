@@ -1,0 +1,91 @@
+// Package load reads a discovered scope's files — the dumps, their
+// companions (trtexec logs, TREx metadata, --exportTimes records) and the
+// model configs — into the parsed inputs internal/analysis works on. It is
+// the one step between discovery and the analysis that touches the file
+// system: files → discover (paths) → dump (parsers) → load → inputs →
+// analysis. A caller reads and analyses a scope with
+//
+//	analysis.AnalyzeParsed(scope, load.Source(scope), opt)
+package load
+
+import (
+	"os"
+	"sync"
+
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/inputs"
+)
+
+// Source is the analysis source of scope's files: the model configs are
+// read now, each backend's files when the analysis asks for them (one
+// backend's dumps in memory at a time).
+func Source(scope *discover.Scope) inputs.Source {
+	if scope == nil {
+		return inputs.Source{}
+	}
+	return inputs.Source{
+		Configs: Configs(scope.ConfigFiles),
+		Backend: func(i int) inputs.Backend { return Backend(scope.Backends[i]) },
+	}
+}
+
+// Backend reads and parses the files of one backend. The layer info and
+// the profile are parsed concurrently: on big engines both files are large
+// and independent. A file that cannot be read or parsed has its error in
+// the result instead of its value.
+func Backend(b discover.Backend) inputs.Backend {
+	var in inputs.Backend
+	var wg sync.WaitGroup
+	if b.LayerPath != "" {
+		wg.Go(func() { in.LayerInfo, in.LayerInfoErr = dump.ReadLayerInfo(b.LayerPath) })
+	}
+	if b.ProfilePath != "" {
+		wg.Go(func() {
+			in.Profile, in.ProfileErr = dump.ReadProfile(b.ProfilePath)
+			in.FirstProfile = dump.FirstProfile(b.ProfilePath, in.ProfileErr)
+			in.ProfileRuns = dump.ProfileRuns(b.ProfilePath, in.ProfileErr)
+		})
+		if b.TimesPath != "" {
+			wg.Go(func() {
+				in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath)
+				in.TimesRuns = dump.TimesRuns(b.TimesPath, in.TimesErr)
+			})
+		}
+	}
+	in.Metas = make([]inputs.Companion, len(b.MetaPaths))
+	for i, p := range b.MetaPaths {
+		wg.Go(func() {
+			in.Metas[i].Path = p
+			var r *engine.Run
+			if r, in.Metas[i].Err = dump.ReadMeta(p); r != nil {
+				in.Metas[i].Runs = []engine.Run{*r}
+			}
+		})
+	}
+	in.Logs = make([]inputs.Companion, len(b.LogPaths))
+	for i, p := range b.LogPaths {
+		wg.Go(func() {
+			in.Logs[i].Path = p
+			in.Logs[i].Runs, in.Logs[i].Err = dump.ReadTrtexecLog(p)
+		})
+	}
+	wg.Wait()
+	return in
+}
+
+// Configs reads the Hugging Face / diffusers configs discovery found, in
+// the order given. An unreadable config is left out: configs are hints to
+// the model's identity, never required.
+func Configs(paths []string) []inputs.ModelConfig {
+	var out []inputs.ModelConfig
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		out = append(out, inputs.ModelConfig{Path: p, Data: data})
+	}
+	return out
+}
