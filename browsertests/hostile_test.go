@@ -42,6 +42,33 @@ func TestHostileReport(t *testing.T) {
 			if got := len(rows(t, p)); got == 0 {
 				t.Error("filtering for a hostile name found nothing")
 			}
+			// The tactic column arrives after the table (tactics-<b>.js).
+			p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-tactics="1"]`)))
+			shown := eval[[]struct {
+				Layer  int
+				Tactic string
+			}](t, p, `[...document.querySelectorAll("#table-body .trow:not([hidden])")].map((r) => ({layer: Number(r.dataset.layer), tactic: r.querySelector(".c-tactic").textContent}))`)
+			if len(shown) == 0 {
+				t.Error("no table rows after filtering")
+			}
+			named := 0
+			for _, r := range shown {
+				want := b.Layers[r.Layer].TacticName
+				for _, rec := range b.Records {
+					if rec.Layer == r.Layer && rec.Tactic != "" {
+						want = rec.Tactic
+					}
+				}
+				if r.Tactic != want {
+					t.Errorf("layer %d tactic cell %q, want it literally (%q)", r.Layer, trunc(r.Tactic), trunc(want))
+				}
+				if want != "" {
+					named++
+				}
+			}
+			if named == 0 {
+				t.Error("no filtered row has a tactic: the check above saw nothing")
+			}
 			p.click(t, `#findings .finding button`)
 			if got := p.text(t, "#findings"); !strings.Contains(got, reporttest.Payloads[2]) || !strings.Contains(got, reporttest.Payloads[5]) {
 				t.Errorf("finding text not literal: %q", trunc(got))

@@ -27,7 +27,8 @@ import (
 //	            previous producer, consumer minus its producer
 //	topo        null for the identity order
 //
-// Everything else (strings, avg, pct, roofline) is written as it is.
+// Everything else (strings, avg, pct, roofline) is written as it is. The
+// tactic column is in its own script (writeTactics), loaded later.
 
 // appendColumns appends c as the JSON object the loader expects.
 func appendColumns(b []byte, c *columns) ([]byte, error) {
@@ -42,7 +43,7 @@ func appendColumns(b []byte, c *columns) ([]byte, error) {
 	for _, col := range []struct {
 		key string
 		v   []int32
-	}{{"type", c.TypeID}, {"precision", c.PrecID}, {"tactic", c.TacticID}, {"subgraph", c.SubID}, {"myelin", c.Myelin}, {"edge_label", c.EdgeLabel}} {
+	}{{"type", c.TypeID}, {"precision", c.PrecID}, {"subgraph", c.SubID}, {"myelin", c.Myelin}, {"edge_label", c.EdgeLabel}} {
 		b = append(b, `,"`...)
 		b = append(b, col.key...)
 		b = append(b, `":`...)
@@ -333,5 +334,23 @@ func writeColumns(w *bufio.Writer, bi int, c *columns) error {
 		return err
 	}
 	_, err = w.WriteString(";\n")
+	return err
+}
+
+// writeTactics writes the tactics script of backend bi: {"strings": [...],
+// "tactic": ints}, each layer's tactic as an id in strings.
+func writeTactics(w *bufio.Writer, bi int, c *columns) error {
+	raw := append(make([]byte, 0, 64<<10), `{"strings":`...)
+	raw = appendStrings(raw, c.Tactics)
+	raw = append(raw, `,"tactic":`...)
+	raw = appendInts(raw, c.TacticID)
+	raw = append(raw, '}')
+	if _, err := fmt.Fprintf(w, "window.TRTPERF_TACTICS = window.TRTPERF_TACTICS || {};\nwindow.TRTPERF_TACTICS[%d] = ", bi); err != nil {
+		return err
+	}
+	if err := writeEscapedJSON(w, raw); err != nil {
+		return err
+	}
+	_, err := w.WriteString(";\n")
 	return err
 }

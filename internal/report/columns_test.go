@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -20,7 +22,6 @@ type packedColumns struct {
 	Names     json.RawMessage `json:"names"`
 	Type      json.RawMessage `json:"type"`
 	Precision json.RawMessage `json:"precision"`
-	Tactic    json.RawMessage `json:"tactic"`
 	Subgraph  json.RawMessage `json:"subgraph"`
 	Myelin    json.RawMessage `json:"myelin"`
 	EdgeLabel json.RawMessage `json:"edge_label"`
@@ -121,13 +122,41 @@ func TestColumnsRoundTrip(t *testing.T) {
 			{"n", p.N, c.N}, {"timed", p.Timed, c.Timed}, {"strings", p.Strings, c.Strings},
 			{"names", expandNames(t, p.Names, p.N), c.Names},
 			{"type", expandInts(t, p.Type, p.N), c.TypeID}, {"precision", expandInts(t, p.Precision, p.N), c.PrecID},
-			{"tactic", expandInts(t, p.Tactic, p.N), c.TacticID}, {"subgraph", expandInts(t, p.Subgraph, p.N), c.SubID},
+			{"subgraph", expandInts(t, p.Subgraph, p.N), c.SubID},
 			{"myelin", expandInts(t, p.Myelin, p.N), c.Myelin}, {"edge_label", expandInts(t, p.EdgeLabel, len(edges)/2), c.EdgeLabel},
 			{"avg", p.Avg, c.Avg}, {"pct", p.Pct, c.Pct}, {"topo", topo, c.Topo}, {"edges", edges, c.EdgesFlat},
 		} {
 			if !reflect.DeepEqual(x.got, x.want) {
 				t.Errorf("backend %d %s: expands to %v, want %v", bi, x.name, x.got, x.want)
 			}
+		}
+	}
+}
+
+func TestTacticsScript(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 300})
+	c, _ := buildColumns(&d.Results[0])
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	if err := writeTactics(w, 2, c); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	body, ok := strings.CutPrefix(buf.String(), "window.TRTPERF_TACTICS = window.TRTPERF_TACTICS || {};\nwindow.TRTPERF_TACTICS[2] = ")
+	if !ok {
+		t.Fatalf("tactics script starts %.100q", buf.String())
+	}
+	var p struct {
+		Strings []string
+		Tactic  json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(body, ";\n")), &p); err != nil {
+		t.Fatal(err)
+	}
+	ids := expandInts(t, p.Tactic, c.N)
+	for _, r := range d.Results[0].Records {
+		if got := p.Strings[ids[r.Layer]]; got != r.Tactic {
+			t.Errorf("layer %d tactic %q, record says %q", r.Layer, got, r.Tactic)
 		}
 	}
 }

@@ -22,9 +22,14 @@ import (
 //	                    records, graph edges and order) plus a small view
 //	                    index: first screen (header, cards, findings, charts)
 //	layers-<b>.js       per backend, compact columns for the table and the
-//	                    graph (names, type/precision/tactic ids, times,
-//	                    order, edges; see columns.go), loaded while the
-//	                    first screen is built
+//	                    graph (names, type/precision ids, times, order,
+//	                    edges; see columns.go), loaded while the first
+//	                    screen is built
+//	tactics-<b>.js      per backend, each layer's tactic (kernel) name, the
+//	                    table's tactic column, loaded once the table and
+//	                    graph are interactive (a fifth of the columns'
+//	                    bytes on LLM engines, whose Myelin kernel names are
+//	                    unique)
 //	sources-<b>.js      per backend, each layer's Metadata and Origin (the
 //	                    bulk of the text on LLM engines), loaded when the
 //	                    source-op filter is first used
@@ -44,6 +49,7 @@ const DirDetails = "details"
 // backendView is the per-backend index in data.js (window.TRTPERF_VIEW).
 type backendView struct {
 	Columns string       `json:"columns"` // file name of the columns script
+	Tactics string       `json:"tactics"` // file name of the tactics script
 	Sources string       `json:"sources"` // file name of the sources script
 	Chunks  int          `json:"chunks"`
 	Chunk   int          `json:"chunk"`
@@ -67,11 +73,12 @@ type slowestView struct {
 type columns struct {
 	N        int       `json:"n"`
 	Timed    bool      `json:"timed"`
-	Strings  []string  `json:"strings"` // table for the *ID columns
+	Strings  []string  `json:"strings"` // table for the *ID columns but TacticID
 	Names    []string  `json:"names"`
 	TypeID   []int32   `json:"type"`
 	PrecID   []int32   `json:"precision"`
-	TacticID []int32   `json:"tactic"`
+	TacticID []int32   `json:"-"` // ids in Tactics (written to tactics-<b>.js)
+	Tactics  []string  `json:"-"`
 	SubID    []int32   `json:"subgraph"` // -1 without _subgraph
 	Avg      []float64 `json:"avg"`      // null when untimed
 	Pct      []float64 `json:"pct"`
@@ -150,6 +157,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		SubID: make([]int32, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
 	}
 	st := &stringTable{ids: map[string]int32{}}
+	tt := &stringTable{ids: map[string]int32{}} // tactics
 	rec := make([]int32, n)
 	for i := range rec {
 		rec[i] = -1
@@ -211,7 +219,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		if typ == "" {
 			typ = "unknown" // names-only layer info has no LayerType
 		}
-		c.TypeID[i], c.PrecID[i], c.TacticID[i] = st.id(typ), st.id(prec), st.id(tactic)
+		c.TypeID[i], c.PrecID[i], c.TacticID[i] = st.id(typ), st.id(prec), tt.id(tactic)
 		c.SubID[i] = -1
 		if l.Subgraph != "" {
 			c.SubID[i] = st.id(l.Subgraph)
@@ -228,7 +236,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		c.EdgesFlat = append(c.EdgesFlat, int32(e[0]), int32(e[1]))
 	}
 	c.EdgeLabel = edgeLabels(b, st)
-	c.Strings = st.list
+	c.Strings, c.Tactics = st.list, tt.list
 	return c, slowest
 }
 
@@ -265,8 +273,8 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 	for bi := range d.Results {
 		b := &d.Results[bi]
 		cols, slowest := buildColumns(b)
-		name, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
-		views[bi] = backendView{Columns: name, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest,
+		name, tactics, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("tactics-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
+		views[bi] = backendView{Columns: name, Tactics: tactics, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest,
 			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols)}
 		jobs = append(jobs, func() error {
 			// Plain, not packed: the columns are on the way to the first
@@ -276,6 +284,12 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 			err := writeScriptFunc(filepath.Join(dir, name), func(w *bufio.Writer) error { return writeColumns(w, bi, cols) })
 			if err != nil {
 				return fmt.Errorf("layer columns of %s: %w", b.Label, err)
+			}
+			return nil
+		}, func() error {
+			err := writeScriptFunc(filepath.Join(dir, tactics), func(w *bufio.Writer) error { return writeTactics(w, bi, cols) })
+			if err != nil {
+				return fmt.Errorf("layer tactics of %s: %w", b.Label, err)
 			}
 			return nil
 		}, func() error {

@@ -101,10 +101,31 @@ export function expandColumns(c: PackedColumns): Columns {
   }
   return {
     n, timed: c.timed, strings: c.strings, names: expandNames(c.names, n),
-    type: expandInts(c.type, n), precision: expandInts(c.precision, n), tactic: expandInts(c.tactic, n),
+    type: expandInts(c.type, n), precision: expandInts(c.precision, n),
     subgraph: expandInts(c.subgraph, n), avg: c.avg, pct: c.pct, myelin: expandInts(c.myelin, n),
     topo, edges, edge_label: expandInts(c.edge_label, d.length / 2), roofline: c.roofline,
   };
+}
+
+const tactics = new Map<number, Promise<string[]>>();
+
+/** Each layer's tactic name (tactics-<b>.js) of the n layers. */
+export function loadTactics(bi: number, n: number): Promise<string[]> {
+  let p = tactics.get(bi);
+  if (!p) {
+    const view = window.TRTPERF_VIEW![bi];
+    p = loadScript(view.tactics).then(() => {
+      const t = window.TRTPERF_TACTICS && window.TRTPERF_TACTICS[bi];
+      if (!t) throw new Error(`${view.tactics} holds no layer tactics`);
+      delete window.TRTPERF_TACTICS![bi];
+      const ids = expandInts(t.tactic, n);
+      const out = new Array<string>(ids.length);
+      for (let i = 0; i < ids.length; i++) out[i] = t.strings[ids[i]];
+      return out;
+    });
+    tactics.set(bi, p);
+  }
+  return p;
 }
 
 const sources = new Map<number, Promise<string[]>>();

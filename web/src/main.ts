@@ -3,7 +3,7 @@
 import { h, badge, clear } from "./dom";
 import { barChart } from "./charts";
 import { GraphView } from "./graph";
-import { buildModel, distinct, type Model } from "./model";
+import { buildModel, distinct, setTactics, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, validationPanel } from "./panels";
 import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
@@ -11,7 +11,7 @@ import { latencyView } from "./run";
 import { RooflineView } from "./roofline";
 import { arrowTabs, ViewTabs } from "./tabs";
 import { showCompare } from "./compare";
-import { loadColumns } from "./loader";
+import { loadColumns, loadTactics } from "./loader";
 import { LayerTable } from "./table";
 import type { AnalyzeData, Backend, Breakdown, Finding } from "./types";
 
@@ -208,6 +208,18 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       if (pending >= 0) select(pending);
       phase("graph-draw");
       requestAnimationFrame(markReady);
+      // The tactic column is not needed to start: it loads afterwards.
+      loadTactics(idx, m.n).then((t) => {
+        if (!live()) return;
+        setTactics(m, t);
+        table.tacticsLoaded();
+        document.body.dataset.tactics = "1";
+      }, (err: Error) => {
+        if (!live()) return;
+        status.className = "warn";
+        status.textContent = err.message;
+        explorer.insertBefore(status, explorer.querySelector(".explorer"));
+      });
     }, (err: Error) => {
       status.className = "warn";
       status.textContent = err.message;

@@ -10,6 +10,7 @@ export interface Model {
   names: string[];
   type: string[];
   precision: string[];
+  /** "" until setTactics (tactics-<b>.js loads after the table and graph) */
   tactic: string[];
   subgraph: string[]; // "" without _subgraph
   avg: Float64Array; // NaN without timing
@@ -36,7 +37,7 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
   const s = c.strings;
   const type = new Array<string>(n);
   const precision = new Array<string>(n);
-  const tactic = new Array<string>(n);
+  const tactic = new Array<string>(n).fill("");
   const subgraph = new Array<string>(n);
   const avg = new Float64Array(n).fill(NaN);
   const pct = new Float64Array(n).fill(NaN);
@@ -44,7 +45,6 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
   for (let i = 0; i < n; i++) {
     type[i] = s[c.type[i]];
     precision[i] = s[c.precision[i]];
-    tactic[i] = s[c.tactic[i]];
     subgraph[i] = c.subgraph[i] >= 0 ? s[c.subgraph[i]] : "";
   }
   if (c.timed && c.avg && c.pct) {
@@ -85,6 +85,11 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
     b, bi, n, names: c.names, type, precision, tactic, subgraph, avg, pct, pos, order,
     timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin),
   };
+}
+
+/** Fills the tactic column once tactics-<b>.js has loaded. */
+export function setTactics(m: Model, tactics: string[]): void {
+  for (let i = 0; i < m.n && i < tactics.length; i++) m.tactic[i] = tactics[i];
 }
 
 /** Distinct values of a per-layer string column, most frequent first. */

@@ -177,6 +177,12 @@ export class LayerTable {
     }
   }
 
+  /** Shows the tactic column once the model has it (setTactics). */
+  tacticsLoaded(): void {
+    this.lower = null;
+    this.refresh();
+  }
+
   /** Re-renders after the table was hidden (its height was 0 then). */
   refreshView(): void {
     if (this.selected >= 0) this.scrollTo(this.rows.indexOf(this.selected));

@@ -19,7 +19,6 @@ export interface Columns {
   names: string[];
   type: ArrayLike<number>;
   precision: ArrayLike<number>;
-  tactic: ArrayLike<number>;
   subgraph: ArrayLike<number>;
   avg: number[] | null;
   pct: number[] | null;
@@ -46,7 +45,6 @@ export interface PackedColumns {
   names: string[] | { parts: string[][]; t: PackedInts; v: number[] };
   type: PackedInts;
   precision: PackedInts;
-  tactic: PackedInts;
   subgraph: PackedInts;
   avg: number[] | null;
   pct: number[] | null;
@@ -59,8 +57,16 @@ export interface PackedColumns {
   roofline?: Work | null;
 }
 
+/** tactics-<b>.js: each layer's tactic as an id in strings (loaded after
+ *  the table and graph are interactive). */
+export interface PackedTactics {
+  strings: string[];
+  tactic: PackedInts;
+}
+
 export interface BackendView {
   columns: string;
+  tactics: string;
   sources: string;
   chunks: number;
   chunk: number;
@@ -113,6 +119,7 @@ declare global {
     TRTPERF_ANALYSIS?: Analysis;
     TRTPERF_VIEW?: BackendView[];
     TRTPERF_COLUMNS?: Record<number, PackedColumns>;
+    TRTPERF_TACTICS?: Record<number, PackedTactics>;
     /** packed: string[] */
     TRTPERF_SOURCES?: Record<number, string>;
     /** packed: DetailChunk */
