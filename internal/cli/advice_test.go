@@ -75,3 +75,17 @@ func TestModelNameEvidenceNamesFlag(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; analyze-data.json lacks the --model-name evidence:\n%.600s", code, stderr, out)
 	}
 }
+
+// TestFlagAdviceUnwritableParent: a parent folder that cannot be created
+// gets the flags that choose another.
+func TestFlagAdviceUnwritableParent(t *testing.T) {
+	dumps := t.TempDir()
+	os.WriteFile(filepath.Join(dumps, "layers_fp16.json"), []byte(okLayers), 0o644)
+	os.WriteFile(filepath.Join(dumps, "profile_fp16.json"), []byte(okProfile), 0o644)
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	code, _, stderr := run(t, "package", dumps, "--output-parent", file)
+	if code != ExitCannotRun || !strings.Contains(stderr, "error: "+file+" is a file, not a folder; choose another output folder (--output-parent P, or --report-dir DIR for an exact folder)") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}

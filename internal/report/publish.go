@@ -47,6 +47,13 @@ var (
 	ErrNotWritable = errors.New("folder not writable")
 )
 
+// notWritable marks a failure to create the folder a report goes in as
+// ErrNotWritable, keeping the failure's own text (it already says to
+// choose a writable folder).
+type notWritable struct{ error }
+
+func (e notWritable) Unwrap() []error { return []error{e.error, ErrNotWritable} }
+
 // ValidationError says the analysis failed its contract; nothing was
 // published. The command line exits 1 for it.
 type ValidationError struct {
@@ -225,7 +232,7 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) (staging, created string, err error) {
 	created, err = fsutil.EnsureDir(parent)
 	if err != nil {
-		return "", "", err
+		return "", "", notWritable{err}
 	}
 	mkdirTemp := p.mkdirTemp
 	if mkdirTemp == nil {

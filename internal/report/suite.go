@@ -104,7 +104,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 	}
 	created, err := fsutil.EnsureDir(parent)
 	if err != nil {
-		return "", nil, err
+		return "", nil, notWritable{err}
 	}
 	defer func() {
 		if err != nil {
