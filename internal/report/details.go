@@ -68,23 +68,14 @@ func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *cont
 				// z keeps its first write error and returns it at the end.
 				err := writePacked(w, func(z io.Writer) error {
 					io.WriteString(z, `{"layers":[`)
-					for i := start; i < end; i++ {
-						if i > start {
-							io.WriteString(z, ",")
-						}
-						z.Write(encoded[x.Layers[i].Start:x.Layers[i].End])
-					}
+					writeSpans(z, encoded, end-start, func(k int) (contract.Span, bool) { return x.Layers[start+k], true })
 					io.WriteString(z, `],"records":[`)
-					for i := start; i < end; i++ {
-						if i > start {
-							io.WriteString(z, ",")
+					writeSpans(z, encoded, end-start, func(k int) (contract.Span, bool) {
+						if r := rec[start+k]; r >= 0 {
+							return x.Records[r], true
 						}
-						if r := rec[i]; r >= 0 {
-							z.Write(encoded[x.Records[r].Start:x.Records[r].End])
-						} else {
-							io.WriteString(z, "null")
-						}
-					}
+						return contract.Span{}, false
+					})
 					_, err := io.WriteString(z, "]}")
 					return err
 				})
@@ -97,6 +88,38 @@ func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *cont
 		})
 	}
 	return jobs
+}
+
+// writeSpans writes n array elements separated by commas: element k is
+// encoded[span] for span, ok := elem(k), or null when !ok. Elements that
+// follow each other in encoded with one comma between (a run of layers or
+// records as Encode writes them) are written as one slice: the bytes are
+// the same, the compressor gets them in one call and nothing is copied.
+func writeSpans(z io.Writer, encoded []byte, n int, elem func(k int) (contract.Span, bool)) {
+	var run contract.Span // pending contiguous elements; empty when none
+	flush := func() {
+		if run.End > run.Start {
+			z.Write(encoded[run.Start:run.End])
+			run = contract.Span{}
+		}
+	}
+	for k := range n {
+		s, ok := elem(k)
+		if ok && run.End > run.Start && s.Start == run.End+1 && encoded[run.End] == ',' {
+			run.End = s.End
+			continue
+		}
+		flush()
+		if k > 0 {
+			io.WriteString(z, ",")
+		}
+		if ok {
+			run = s
+		} else {
+			io.WriteString(z, "null")
+		}
+	}
+	flush()
 }
 
 // scriptBuffers holds the write buffers of writeScriptFunc: a report of

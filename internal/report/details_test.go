@@ -200,3 +200,57 @@ func TestRunJobsReportsFirstFailureInOrder(t *testing.T) {
 		t.Errorf("runJobs of good jobs = %v", err)
 	}
 }
+
+// TestWriteSpans: runs of adjacent elements are written as one slice, and
+// the bytes equal writing each element (or null) after a comma.
+func TestWriteSpans(t *testing.T) {
+	enc := []byte(`[{"a":1},{"b":2},{"c":3}, {"d":4},{"e":5}]`)
+	at := func(sub string) contract.Span {
+		i := bytes.Index(enc, []byte(sub))
+		return contract.Span{Start: int64(i), End: int64(i + len(sub))}
+	}
+	a, b, c, d, e := at(`{"a":1}`), at(`{"b":2}`), at(`{"c":3}`), at(`{"d":4}`), at(`{"e":5}`)
+	for _, tc := range []struct {
+		elems  []contract.Span // Start -1: null
+		writes int
+	}{
+		{[]contract.Span{a, b, c}, 1},
+		{[]contract.Span{a, b, c, d, e}, 3}, // a-c, ",", d-e (a space before d breaks the run)
+		{[]contract.Span{b, {Start: -1}, c}, 5},
+		{[]contract.Span{c, b, a}, 5},
+		{[]contract.Span{{Start: -1}}, 1},
+		{nil, 0},
+	} {
+		var want bytes.Buffer
+		for k, s := range tc.elems {
+			if k > 0 {
+				want.WriteByte(',')
+			}
+			if s.Start < 0 {
+				want.WriteString("null")
+			} else {
+				want.Write(enc[s.Start:s.End])
+			}
+		}
+		var got countingBuffer
+		writeSpans(&got, enc, len(tc.elems), func(k int) (contract.Span, bool) { return tc.elems[k], tc.elems[k].Start >= 0 })
+		if got.String() != want.String() {
+			t.Errorf("%v: got %s, want %s", tc.elems, got.String(), want.String())
+		}
+		if got.writes != tc.writes {
+			t.Errorf("%v: %d writes, want %d", tc.elems, got.writes, tc.writes)
+		}
+	}
+}
+
+type countingBuffer struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countingBuffer) Write(p []byte) (int, error) { c.writes++; return c.Buffer.Write(p) }
+
+func (c *countingBuffer) WriteString(s string) (int, error) {
+	c.writes++
+	return c.Buffer.WriteString(s)
+}
