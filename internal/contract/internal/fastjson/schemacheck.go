@@ -92,6 +92,7 @@ type treeBuilder struct {
 	path          []string
 	batch         []job
 	jobs          chan []job
+	free          chan []job // processed batches, for reuse
 	wg            sync.WaitGroup
 	out           [][]Problem
 	limit         int
@@ -101,6 +102,7 @@ const batchLen = 256
 
 func (t *treeBuilder) startWorkers() {
 	t.jobs = make(chan []job, 8)
+	t.free = make(chan []job, 16)
 	n := max(1, runtime.GOMAXPROCS(0))
 	t.out = make([][]Problem, n)
 	for w := range n {
@@ -108,8 +110,13 @@ func (t *treeBuilder) startWorkers() {
 			c := &fastChecker{limit: t.limit}
 			for batch := range t.jobs {
 				for _, j := range batch {
-					c.b, c.i, c.base, c.path = t.data[j.start:j.end], 0, j.base+"/"+strconv.Itoa(j.idx), c.path[:0]
+					// The element's pointer is only built for a problem.
+					c.b, c.i, c.base, c.idx, c.path = t.data[j.start:j.end], 0, j.base, j.idx, c.path[:0]
 					c.check(j.node)
+				}
+				select {
+				case t.free <- batch[:0]:
+				default:
 				}
 			}
 			t.out[w] = c.problems
@@ -231,7 +238,11 @@ func (t *treeBuilder) push(j job) {
 	t.batch = append(t.batch, j)
 	if len(t.batch) == batchLen {
 		t.jobs <- t.batch
-		t.batch = make([]job, 0, batchLen)
+		select {
+		case t.batch = <-t.free:
+		default:
+			t.batch = make([]job, 0, batchLen)
+		}
 	}
 }
 

@@ -226,7 +226,8 @@ type segment struct {
 type fastChecker struct {
 	b        []byte
 	i        int
-	base     string // pointer of the element being checked
+	base     string // pointer of the array holding the element checked
+	idx      int    // the element's index in it
 	path     []segment
 	problems []Problem
 	limit    int
@@ -235,6 +236,8 @@ type fastChecker struct {
 func (c *fastChecker) pointer(last string) string {
 	var sb strings.Builder
 	sb.WriteString(c.base)
+	sb.WriteByte('/')
+	sb.WriteString(strconv.Itoa(c.idx))
 	for _, s := range c.path {
 		sb.WriteByte('/')
 		if s.name == nil {
