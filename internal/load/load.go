@@ -9,12 +9,12 @@
 package load
 
 import (
-	"os"
 	"sync"
 
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/fsutil"
 	"github.com/trtperf/trtperf/internal/inputs"
 )
 
@@ -76,12 +76,12 @@ func Backend(b discover.Backend) inputs.Backend {
 }
 
 // Configs reads the Hugging Face / diffusers configs discovery found, in
-// the order given. An unreadable config is left out: configs are hints to
+// the order given. An unreadable config (or a FIFO, device or socket) is left out: configs are hints to
 // the model's identity, never required.
 func Configs(paths []string) []inputs.ModelConfig {
 	var out []inputs.ModelConfig
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := fsutil.ReadRegular(p) // a FIFO named config.json must not hang the analysis
 		if err != nil {
 			continue
 		}
