@@ -42,9 +42,10 @@ func Advise[T any](s []T) {
 // land in that space and are backed by huge pages when first touched.
 // The space is never written, so it costs no memory until reused. Call it
 // at the start of a run whose heap is expected to grow to about n bytes.
-func PrimeHeap(n int64) {
+// It returns the bytes it allocated (0 when it did nothing).
+func PrimeHeap(n int64) int64 {
 	if n < MinBytes || !available() {
-		return
+		return 0
 	}
 	// Pieces, not one block: a block that overlaps memory the heap used
 	// before is cleared by the runtime before Advise can mark it, one
@@ -63,4 +64,5 @@ func PrimeHeap(n int64) {
 	runtime.KeepAlive(pieces)
 	pieces = nil
 	runtime.GC() // free them now, and forget them in the GC's pacing
+	return n / MinBytes * MinBytes
 }
