@@ -71,18 +71,32 @@ func newPage(tb testing.TB, timeout time.Duration) *page {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(tb.TempDir()),
 		chromedp.WindowSize(1600, 1200),
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelCtx := chromedp.NewContext(actx)
-	tb.Cleanup(func() {
+	// The first Run starts the browser and must not carry the timeout. On
+	// a loaded machine Chromium sometimes exits before it prints its
+	// DevTools address; a fresh start then succeeds, so up to three tries.
+	var bctx context.Context
+	for try := 1; ; try++ {
+		// Each try gets its own profile: a crashed start may leave a lock.
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(tb.TempDir()))...)
+		ctx, cancelCtx := chromedp.NewContext(actx)
+		err := chromedp.Do(ctx)
+		if err == nil {
+			bctx = ctx
+			tb.Cleanup(func() {
+				cancelCtx()
+				cancelAlloc()
+			})
+			break
+		}
 		cancelCtx()
 		cancelAlloc()
-	})
-	// The first Run starts the browser and must not carry the timeout.
-	if err := chromedp.Do(bctx); err != nil {
-		tb.Fatalf("start Chromium %s: %v", bin, err)
+		if try == 3 {
+			tb.Fatalf("start Chromium %s (3 tries): %v", bin, err)
+		}
+		tb.Logf("start Chromium %s, try %d: %v; trying again", bin, try, err)
+		time.Sleep(2 * time.Second)
 	}
 	ctx, cancelTimeout := context.WithTimeout(bctx, timeout)
 	tb.Cleanup(cancelTimeout)
