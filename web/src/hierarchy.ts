@@ -22,29 +22,73 @@ export interface TNode {
   type: string;
 }
 
-const SEP = /[/.:]+/;
 /** Deepest name-prefix level used below the top level. */
 const MAX_DEPTH = 6;
 
-const PATH = /[A-Za-z0-9_\-]*(?:[/.:]+[A-Za-z0-9_\-]+)+/g;
+/** Character classes of a module path: 1 a word character
+ *  ([A-Za-z0-9_-]), 2 a separator (/ . :), 0 anything else. */
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  CLASS[c] = /[A-Za-z0-9_-]/.test(ch) ? 1 : /[/.:]/.test(ch) ? 2 : 0;
+}
 
 /** The module path in a layer name, split into parts: the first source-op
  *  path of a fused or wrapped name ("{ForeignNode[/a/b...c]}",
  *  "PWN(/a/b, ...)", "x.weight + QuantizeLinear_3"), preferring one with
  *  "/" (Torch-TensorRT names start with "[KIND]-[aten_ops.x]-[/path]"). A
- *  name without separators is one part. */
+ *  path is a run of word characters and separators with at least one
+ *  separator followed by a word character; its parts are its word runs. A
+ *  name without a path is one part. One linear scan (the tree splits
+ *  10^5 names). */
 export function nameParts(name: string): string[] {
-  let first = "", slash = "";
-  for (const m of name.matchAll(PATH)) {
-    if (!first) first = m[0];
-    if (m[0].includes("/")) {
-      slash = m[0];
-      break;
+  const L = name.length;
+  const cls = (i: number) => {
+    const c = name.charCodeAt(i);
+    return c < 128 ? CLASS[c] : 0;
+  };
+  const wordEnd = (i: number) => {
+    while (i < L && cls(i) === 1) i++;
+    return i;
+  };
+  const sepEnd = (i: number) => {
+    while (i < L && cls(i) === 2) i++;
+    return i;
+  };
+  let first: string[] | null = null;
+  let p = 0;
+  while (p < L) {
+    const q = wordEnd(p);
+    if (q >= L || cls(q) !== 2) {
+      p = q + 1;
+      continue;
     }
+    let r = sepEnd(q);
+    if (r >= L || cls(r) !== 1) {
+      p = r;
+      continue;
+    }
+    // A path starts at p: word runs joined by separator runs.
+    const parts: string[] = [];
+    let slash = false;
+    if (q > p) parts.push(name.slice(p, q));
+    for (let k = q; k < r; k++) if (name.charCodeAt(k) === 47) slash = true;
+    let end = wordEnd(r);
+    parts.push(name.slice(r, end));
+    for (;;) {
+      if (end >= L || cls(end) !== 2) break;
+      r = sepEnd(end);
+      if (r >= L || cls(r) !== 1) break;
+      for (let k = end; k < r; k++) if (name.charCodeAt(k) === 47) slash = true;
+      const e = wordEnd(r);
+      parts.push(name.slice(r, e));
+      end = e;
+    }
+    if (slash) return parts;
+    if (!first) first = parts;
+    p = end;
   }
-  const path = slash || first;
-  if (!path) return [name];
-  return path.split(SEP).filter((p) => p !== "");
+  return first || [name];
 }
 
 /** Builds the tree: top level Myelin graph (when the layer has one) or the
@@ -65,12 +109,14 @@ export function buildTree(m: Model): TNode {
     }
     return c;
   };
+  const myelinName: string[] = [];
   for (let i = 0; i < m.n; i++) {
     const v = byTime ? (m.avg[i] > 0 ? m.avg[i] : 0) : 1;
     let at = root;
     if (m.subgraph[i]) at = child(at, m.subgraph[i]);
     const parts = nameParts(m.names[i]);
-    if (m.myelin[i] >= 0) at = child(at, "Myelin graph " + m.myelin[i]);
+    const g = m.myelin[i];
+    if (g >= 0) at = child(at, myelinName[g] || (myelinName[g] = "Myelin graph " + g));
     // The last part names the layer itself; the ones before are its blocks.
     for (let d = 0; d < Math.min(MAX_DEPTH, parts.length - 1); d++) at = child(at, parts[d]);
     at.children!.push({ name: m.names[i], path: m.names[i], value: v, count: 1, children: null, layer: i, parent: at, type: m.type[i] });
@@ -89,9 +135,10 @@ function finish(root: TNode): void {
     post.push(n);
     if (n.children) for (const c of n.children) if (c.children) stack.push(c);
   }
+  const byType = new Map<string, number>();
   for (let k = post.length - 1; k >= 0; k--) {
     const n = post[k];
-    const byType = new Map<string, number>();
+    byType.clear();
     n.value = 0;
     n.count = 0;
     for (const c of n.children!) {
