@@ -39,7 +39,15 @@ func advise(p unsafe.Pointer, n uintptr) {
 	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, skip)), length), syscall.MADV_HUGEPAGE)
 }
 
-func available() bool { return size() != 0 }
+// available reports whether advised memory gets huge pages: the kernel
+// has them and its mode is not "never".
+var available = sync.OnceValue(func() bool {
+	if size() == 0 {
+		return false
+	}
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && !strings.Contains(string(b), "[never]")
+})
 
 // adviseRange is advise for an address range that spans several live
 // allocations (no single Go pointer covers it).
