@@ -172,49 +172,61 @@ func TestContrastAndARIA(t *testing.T) {
 	if root := filepath.Join(corpustest.ModuleRoot(t), "..", "shared", "corpus", "trex-mobilenetv2-qat-titanrtx"); isDir(root) {
 		dirs["mobilenetv2-qat"] = packageCLI(t, root, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	}
-	p := newPage(t, 180*time.Second)
-	p.do(t, chromedp.EmulateViewport(1280, 800))
+	p := newPage(t, 300*time.Second)
 	seen := map[string]bool{}
-	for _, scheme := range []string{"light", "dark"} {
-		p.do(t, colorScheme(scheme))
-		for name, dir := range dirs {
-			p.open(t, fileURL(dir))
-			if got := eval[bool](t, p, `matchMedia("(prefers-color-scheme: dark)").matches`); got != (scheme == "dark") {
-				t.Fatalf("prefers-color-scheme emulation did not take: dark=%v", got)
-			}
-			state := func(s string) string { return fmt.Sprintf("%s %s %s", scheme, name, s) }
-			checked := checkContrast(t, p, state("first screen"), seen)
-			// Colours the page actually uses differ by scheme.
-			bg := eval[string](t, p, `getComputedStyle(document.body).backgroundColor`)
-			if dark := eval[bool](t, p, `(() => { const m = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number); return m[0] + m[1] + m[2] < 200; })()`); dark != (scheme == "dark") {
-				t.Errorf("%s: body background %s does not follow the colour scheme", state(""), bg)
-			}
-			checkCanvasText(t, p, state("graph"), seen)
-			// The table with a row selected and its details loaded.
-			p.click(t, "#view-tab-table")
-			p.do(t, js(`window.__trtperf.select(window.__trtperf.rows()[2])`))
-			p.do(t, chromedp.WaitReady(chromedp.CSS(`#details[data-loaded]`)))
-			checked += checkContrast(t, p, state("table and details"), seen)
-			// Every other view (conversions, and whatever views are added).
-			for _, id := range eval[[]string](t, p, `Array.from(document.querySelectorAll('#view-tabs [role="tab"]')).map((e) => e.id)`) {
-				if id == "view-tab-graph" || id == "view-tab-table" {
-					continue
+	for _, vp := range viewports {
+		for _, scheme := range []string{"light", "dark"} {
+			p.do(t, chromedp.EmulateViewport(vp.w, vp.h), colorScheme(scheme))
+			for name, dir := range dirs {
+				p.open(t, fileURL(dir))
+				if got := eval[bool](t, p, `matchMedia("(prefers-color-scheme: dark)").matches`); got != (scheme == "dark") {
+					t.Fatalf("prefers-color-scheme emulation did not take: dark=%v", got)
 				}
-				p.click(t, "#"+id)
-				checked += checkContrast(t, p, state(id), seen)
+				state := func(s string) string { return fmt.Sprintf("%dx%d %s %s %s", vp.w, vp.h, scheme, name, s) }
+				checked := checkContrast(t, p, state("first screen"), seen)
+				// Colours the page actually uses differ by scheme.
+				bg := eval[string](t, p, `getComputedStyle(document.body).backgroundColor`)
+				if dark := eval[bool](t, p, `(() => { const m = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number); return m[0] + m[1] + m[2] < 200; })()`); dark != (scheme == "dark") {
+					t.Errorf("%s: body background %s does not follow the colour scheme", state(""), bg)
+				}
+				checkCanvasText(t, p, state("graph"), seen)
+				// The table with a row selected and its details loaded.
+				p.click(t, "#view-tab-table")
+				p.do(t, js(`window.__trtperf.select(window.__trtperf.rows()[2])`))
+				p.do(t, chromedp.WaitReady(chromedp.CSS(`#details[data-loaded]`)))
+				checked += checkContrast(t, p, state("table and details"), seen)
+				// Every other view (conversions, and whatever views are added).
+				for _, id := range eval[[]string](t, p, `Array.from(document.querySelectorAll('#view-tabs [role="tab"]')).map((e) => e.id)`) {
+					if id == "view-tab-graph" || id == "view-tab-table" {
+						continue
+					}
+					p.click(t, "#"+id)
+					// Canvas views: their drawn text too; the treemap with its table open.
+					switch {
+					case id == "view-tab-hierarchy":
+						p.click(t, "#treemap-list-toggle")
+						checkCanvasPairs(t, eval[treemapReport](t, p, `window.__trtperf.treemap()`).Text, state("treemap canvas"), seen)
+					case id == "view-tab-roofline" && eval[bool](t, p, `!!document.getElementById("roofline-canvas")`):
+						checkCanvasPairs(t, eval[struct{ Text []canvasPair }](t, p, `window.__trtperf.roofline()`).Text, state("roofline canvas"), seen)
+					}
+					checked += checkContrast(t, p, state(id), seen)
+					if id == "view-tab-hierarchy" {
+						p.click(t, "#treemap-list-toggle")
+					}
+				}
+				if scheme == "light" && vp.w == viewports[0].w {
+					checkARIA(t, p, name)
+				}
+				// The other backends (failed, layer only) show banners and badges.
+				tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab[data-label]").length`) // the compare tab has no label
+				for i := 1; i < tabs; i++ {
+					p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, i))
+					p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+					checked += checkContrast(t, p, state(fmt.Sprintf("backend %d", i)), seen)
+					checkCanvasText(t, p, state(fmt.Sprintf("backend %d graph", i)), seen)
+				}
+				t.Logf("%s: %d text elements checked", state(""), checked)
 			}
-			if scheme == "light" {
-				checkARIA(t, p, name)
-			}
-			// The other backends (failed, layer only) show banners and badges.
-			tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab[data-label]").length`) // the compare tab has no label
-			for i := 1; i < tabs; i++ {
-				p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, i))
-				p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
-				checked += checkContrast(t, p, state(fmt.Sprintf("backend %d", i)), seen)
-				checkCanvasText(t, p, state(fmt.Sprintf("backend %d graph", i)), seen)
-			}
-			t.Logf("%s: %d text elements checked", state(""), checked)
 		}
 	}
 	noJSErrors(t, p)

@@ -246,3 +246,53 @@ func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw
 		t.Errorf("%s: no aligned row with layers to click", at)
 	}
 }
+
+// TestCompareSameEngine: two labels of one engine (the same generated
+// dumps twice) get the "same engine" verdict in the compare tab: the
+// sentence names both labels and calls the difference run-to-run noise,
+// the tab shows no change list of layers, at 1280×800 and 1920×1080, and
+// its text meets WCAG AA contrast in light and dark mode.
+func TestCompareSameEngine(t *testing.T) {
+	src := t.TempDir()
+	for _, label := range []string{"run1", "run2"} {
+		var out, errb bytes.Buffer
+		args := []string{"gen", "--shape", "cnn", "--layers", "60", "--seed", "5", "--label", label, "--out", src}
+		if code := cli.Main(args, &out, &errb); code != 0 {
+			t.Fatalf("trtperf %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+	}
+	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Comparison == nil || len(d.Comparison.Pairs) != 1 || d.Comparison.Pairs[0].Verdict != contract.VerdictSameEngine {
+		t.Fatalf("two labels of the same dumps: want one pair with verdict same_engine, got %+v", d.Comparison)
+	}
+	pr := &d.Comparison.Pairs[0]
+	p := newPage(t, 90*time.Second)
+	seen := map[string]bool{}
+	for _, vp := range viewports {
+		for _, scheme := range []string{"light", "dark"} {
+			at := fmt.Sprintf("%dx%d %s", vp.w, vp.h, scheme)
+			p.do(t, chromedp.EmulateViewport(vp.w, vp.h), colorScheme(scheme))
+			p.open(t, fileURL(dir))
+			p.click(t, "#compare-tab")
+			waitReady(t, p)
+			verdict := p.text(t, "#verdict-text")
+			if !strings.HasPrefix(verdict, "Same engine:") || !strings.Contains(verdict, pr.A) || !strings.Contains(verdict, pr.B) || !strings.Contains(verdict, "noise") {
+				t.Errorf("%s: verdict %q, want the same-engine sentence naming %s and %s", at, verdict, pr.A, pr.B)
+			}
+			p.checkVisible(t, at+" verdict", "#verdict-text", true)
+			if v, dec := printedMs(t, p.text(t, "#compare-a-ms")); !samePrinted(v, dec, pr.AMs) {
+				t.Errorf("%s: A total printed %g, a_ms %g", at, v, pr.AMs)
+			}
+			checkContrast(t, p, "same engine compare tab "+at, seen)
+			if vp.w == viewports[0].w {
+				p.viewportShot(t, "compare-same-engine-"+scheme)
+			}
+		}
+	}
+	p.do(t, colorScheme("light"))
+	noJSErrors(t, p)
+}

@@ -74,9 +74,11 @@ func TestCorpusReport(t *testing.T) {
 	})
 	t.Run("serve", func(t *testing.T) {
 		p := newPage(t, 90*time.Second)
-		p.open(t, serve(t, dir))
-		checkNumbers(t, p, d)
-		checkGraphClick(t, p, d, b.Graph.TopoOrder[3])
+		eachViewport(t, p, func(t *testing.T) {
+			p.open(t, serve(t, dir))
+			checkNumbers(t, p, d)
+			checkGraphClick(t, p, d, b.Graph.TopoOrder[3])
+		})
 		noJSErrors(t, p)
 	})
 }
@@ -87,19 +89,33 @@ func TestCorpusAllFailed(t *testing.T) {
 	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "detr-resnet50-int8-layer-names-only")
 	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	p := newPage(t, 60*time.Second)
-	p.open(t, fileURL(dir))
-	if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
-		t.Errorf("banner %q", got)
-	}
-	if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
-		t.Errorf("the page does not tell how to fix the dump: %q", got)
-	}
-	p.screenshot(t, "detr-all-failed")
+	eachViewport(t, p, func(t *testing.T) {
+		p.open(t, fileURL(dir))
+		if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+			t.Errorf("banner %q", got)
+		}
+		if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
+			t.Errorf("the page does not tell how to fix the dump: %q", got)
+		}
+		p.screenshot(t, "detr-all-failed")
+	})
 	noJSErrors(t, p)
 }
 
 // viewports are the window sizes issue 12 asks the report to work at.
 var viewports = []struct{ w, h int64 }{{1280, 800}, {1920, 1080}}
+
+// eachViewport runs check at each of the viewports in one browser, in a
+// subtest named by the size.
+func eachViewport(t *testing.T, p *page, check func(t *testing.T)) {
+	t.Helper()
+	for _, vp := range viewports {
+		t.Run(fmt.Sprintf("%dx%d", vp.w, vp.h), func(t *testing.T) {
+			p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
+			check(t)
+		})
+	}
+}
 
 // viewportShot saves what fits in the window (the first screen) as a PNG
 // under $TRTPERF_ARTIFACTS (or a temp dir) and returns its path.
@@ -148,14 +164,27 @@ func TestCorpusFirstScreen(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16"}
 	dirs := make([]string, len(cases))
+	data := make([]*contract.AnalyzeData, len(cases))
 	for i, c := range cases {
 		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+		d, err := contract.ReadFile(filepath.Join(dirs[i], "analyze-data.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[i] = d
 	}
-	p := newPage(t, 120*time.Second)
+	// The same folder packaged with --full-paths shows the whole path.
+	abs, err := filepath.Abs(filepath.Join(root, cases[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := packageCLI(t, abs, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000", "--full-paths")
+	p := newPage(t, 180*time.Second)
 	for _, vp := range viewports {
 		p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
 		for i, c := range cases {
 			p.open(t, fileURL(dirs[i]))
+			checkFirstScreenExtras(t, p, passedBackend(t, data[i]), c, filepath.Dir(abs), fmt.Sprintf("%s at %dx%d", c, vp.w, vp.h))
 			for _, sel := range []string{"#latency-value", "#top-findings h2", "#pareto svg"} {
 				top := eval[float64](t, p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.getBoundingClientRect().top : 1e9; })()`, sel))
 				if top < 0 || top > float64(vp.h)-40 {
@@ -164,10 +193,57 @@ func TestCorpusFirstScreen(t *testing.T) {
 			}
 			if vp.w == 1280 {
 				p.viewportShot(t, "first-screen-"+c)
+				p.do(t, colorScheme("dark"))
+				p.viewportShot(t, "first-screen-dark-"+c)
+				p.do(t, colorScheme("light"))
 			}
+		}
+		p.open(t, fileURL(full))
+		if got := p.textOf(t, "header .subtitle .mono"); got != abs {
+			t.Errorf("packaged with --full-paths, the header shows the folder as %q, want %q", got, abs)
 		}
 	}
 	noJSErrors(t, p)
+}
+
+// checkFirstScreenExtras: the first screen also shows time by type and by
+// precision (their bars, with the breakdowns' first names, above the
+// fold), the AI panel without analyze.md as one line, and the input
+// folder by its base name only: no directory above it anywhere on the page.
+func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, parent, at string) {
+	t.Helper()
+	vh := eval[float64](t, p, `innerHeight`)
+	for _, c := range []struct {
+		sel  string
+		want []contract.Breakdown
+		max  int
+	}{{"#chart-type", b.TypeBreakdown, 6}, {"#chart-precision", b.PrecisionBreakdown, 5}} {
+		bars := eval[[]struct {
+			Text       string
+			Top, Width float64
+		}](t, p, fmt.Sprintf(`Array.from(document.querySelectorAll("%s .bar-row")).map((r) => { const b = r.getBoundingClientRect(); return {text: r.innerText, top: b.top, width: b.width}; })`, c.sel))
+		want := len(c.want)
+		if want > c.max {
+			want = c.max + 1 // the rest in one "other" bar
+		}
+		if len(bars) != want {
+			t.Errorf("%s: %s has %d bars, want %d for a breakdown of %d (up to %d and the rest)", at, c.sel, len(bars), want, len(c.want), c.max)
+			continue
+		}
+		if len(bars) > 0 && (!strings.Contains(bars[0].Text, c.want[0].Name) || bars[0].Top > vh-20 || bars[0].Width < 100) {
+			t.Errorf("%s: %s's first bar %q at y=%.0f, %.0f px wide: want %s on the first screen", at, c.sel, bars[0].Text, bars[0].Top, bars[0].Width, c.want[0].Name)
+		}
+	}
+	ai := p.box(t, "#analysis", false)
+	if !ai.Found || ai.Height > 56 || !strings.HasPrefix(p.textOf(t, "#analysis-none"), "No AI analysis") {
+		t.Errorf("%s: without analyze.md the AI panel should be one line; it is %.0f px high: %q", at, ai.Height, p.textOf(t, "#analysis"))
+	}
+	if got := p.textOf(t, "header .subtitle .mono"); got != base {
+		t.Errorf("%s: the header shows the input folder as %q, want its base name %q", at, got, base)
+	}
+	if txt := eval[string](t, p, `document.body.innerText + " " + document.title`); strings.Contains(txt, parent) {
+		t.Errorf("%s: the page shows the directory %s above the input folder", at, parent)
+	}
 }
 
 // edgeReport mirrors window.__trtperf.edgeReport().
@@ -193,56 +269,57 @@ func TestCorpusGraphMobileNetV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newPage(t, 120*time.Second)
-	p.do(t, chromedp.EmulateViewport(1280, 800))
-	p.open(t, fileURL(dir))
-	for bi, b := range d.Results {
-		p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi))
-		p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
-		if got := p.attr(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi), "aria-selected"); got != "true" {
-			t.Errorf("%s: tab aria-selected=%q", b.Label, got)
-		}
-		r := eval[edgeReport](t, p, `window.__trtperf.edgeReport()`)
-		if r.Engine != "dagre" || r.Edges != len(b.Graph.Edges) {
-			t.Errorf("%s: %s layout with %d edges, want dagre with all %d", b.Label, r.Engine, r.Edges, len(b.Graph.Edges))
-		}
-		for _, h := range r.Hidden {
-			t.Errorf("%s: edge %q → %q runs through %q", b.Label, b.Layers[h[0]].Name, b.Layers[h[1]].Name, b.Layers[h[2]].Name)
-		}
-		skips := 0
-		for _, s := range r.RankSpan {
-			if s > 1 {
-				skips++
+	eachViewport(t, p, func(t *testing.T) {
+		p.open(t, fileURL(dir))
+		for bi, b := range d.Results {
+			p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi))
+			p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+			if got := p.attr(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi), "aria-selected"); got != "true" {
+				t.Errorf("%s: tab aria-selected=%q", b.Label, got)
 			}
-		}
-		// MobileNetV2 has 10 residual connections; each is an edge that
-		// skips at least one row.
-		if skips < 10 {
-			t.Errorf("%s: %d edges skip a row, want the 10 residuals at least", b.Label, skips)
-		}
-		conv, boundary := 0, 0
-		prec := map[int]string{}
-		for _, rec := range b.Records {
-			prec[rec.Layer] = rec.Precision
-			if report.IsConversionType(rec.LayerType) {
-				conv++
+			r := eval[edgeReport](t, p, `window.__trtperf.edgeReport()`)
+			if r.Engine != "dagre" || r.Edges != len(b.Graph.Edges) {
+				t.Errorf("%s: %s layout with %d edges, want dagre with all %d", b.Label, r.Engine, r.Edges, len(b.Graph.Edges))
 			}
-		}
-		for _, e := range b.Graph.Edges {
-			if prec[e[0]] != prec[e[1]] {
-				boundary++
+			for _, h := range r.Hidden {
+				t.Errorf("%s: edge %q → %q runs through %q", b.Label, b.Layers[h[0]].Name, b.Layers[h[1]].Name, b.Layers[h[2]].Name)
 			}
-		}
-		if r.Conversions != conv || r.Boundary != boundary {
-			t.Errorf("%s: %d conversion nodes and %d precision-change edges marked, want %d and %d", b.Label, r.Conversions, r.Boundary, conv, boundary)
-		}
-		// Zoom in on the first residual so the shot shows edge labels.
-		for k, sp := range r.RankSpan {
-			if sp > 1 {
-				p.do(t, js(fmt.Sprintf(`window.__trtperf.select(%d)`, b.Graph.Edges[k][1])))
-				break
+			skips := 0
+			for _, s := range r.RankSpan {
+				if s > 1 {
+					skips++
+				}
 			}
+			// MobileNetV2 has 10 residual connections; each is an edge that
+			// skips at least one row.
+			if skips < 10 {
+				t.Errorf("%s: %d edges skip a row, want the 10 residuals at least", b.Label, skips)
+			}
+			conv, boundary := 0, 0
+			prec := map[int]string{}
+			for _, rec := range b.Records {
+				prec[rec.Layer] = rec.Precision
+				if report.IsConversionType(rec.LayerType) {
+					conv++
+				}
+			}
+			for _, e := range b.Graph.Edges {
+				if prec[e[0]] != prec[e[1]] {
+					boundary++
+				}
+			}
+			if r.Conversions != conv || r.Boundary != boundary {
+				t.Errorf("%s: %d conversion nodes and %d precision-change edges marked, want %d and %d", b.Label, r.Conversions, r.Boundary, conv, boundary)
+			}
+			// Zoom in on the first residual so the shot shows edge labels.
+			for k, sp := range r.RankSpan {
+				if sp > 1 {
+					p.do(t, js(fmt.Sprintf(`window.__trtperf.select(%d)`, b.Graph.Edges[k][1])))
+					break
+				}
+			}
+			p.elementShot(t, "#explorer", "graph-mobilenetv2-"+b.Label)
 		}
-		p.elementShot(t, "#explorer", "graph-mobilenetv2-"+b.Label)
-	}
+	})
 	noJSErrors(t, p)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
 
@@ -44,7 +45,18 @@ func TestFindingInCollapsedGroup(t *testing.T) {
 		perGroup[*b.Records[l].MyelinGraph]++
 	}
 	dir := publish(t, d, nil)
-	p := newPage(t, 60*time.Second)
+	p := newPage(t, 120*time.Second)
+	for _, vp := range viewports {
+		t.Run(fmt.Sprintf("%dx%d", vp.w, vp.h), func(t *testing.T) {
+			p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
+			checkFindingInCollapsedGroup(t, p, dir, b, f, perGroup)
+		})
+	}
+	noJSErrors(t, p)
+}
+
+func checkFindingInCollapsedGroup(t *testing.T, p *page, dir string, b *contract.Backend, f contract.Finding, perGroup map[int]int) {
+	const n = 5000
 	p.open(t, fileURL(dir))
 	if got := p.attr(t, "#graph-canvas", "data-highlight-groups"); got != "0" {
 		t.Errorf("before any finding, %s groups are marked highlighted", got)
@@ -76,6 +88,23 @@ func TestFindingInCollapsedGroup(t *testing.T) {
 		}
 	}
 	p.screenshot(t, "synthetic-5000-finding-groups")
+	// The orange count badge on a group is readable (WCAG AA) in both schemes.
+	for _, scheme := range []string{"dark", "light"} {
+		p.do(t, colorScheme(scheme), js(fmt.Sprintf(`window.__trtperf.locate(%d)`, first)))
+		badge := false
+		for _, c := range eval[[]canvasPair](t, p, `window.__trtperf.textColours()`) {
+			if c.What != "highlight badge" {
+				continue
+			}
+			badge = true
+			if c.Ratio < 4.5 {
+				t.Errorf("%s: the highlight badge's text %s on %s has contrast %.2f (needs 4.5)", scheme, c.Fg, c.Bg, c.Ratio)
+			}
+		}
+		if !badge {
+			t.Errorf("%s: no highlight badge drawn on the finding's collapsed group", scheme)
+		}
+	}
 
 	// Expanding the group keeps its layers highlighted one by one.
 	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, first))
@@ -118,5 +147,4 @@ func TestFindingInCollapsedGroup(t *testing.T) {
 		t.Errorf("after clicking the bottom of the overview: last layer in view %v, first layer in view %v; want true, false", inView(b.Graph.TopoOrder[n-1]), inView(b.Graph.TopoOrder[0]))
 	}
 	p.screenshot(t, "synthetic-5000-minimap")
-	noJSErrors(t, p)
 }

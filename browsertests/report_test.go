@@ -177,6 +177,31 @@ func checkTable(t *testing.T, p *page, d *contract.AnalyzeData) {
 		t.Errorf("row name cells (%.0f px) do not follow the header (%.0f px)", w, eval[float64](t, p, nameW))
 	}
 
+	// Names are cut to the column but the full name is on hover (title),
+	// and the selected layer's name wraps in full in the side panel.
+	cut := eval[[]struct {
+		Layer int
+		Title string
+	}](t, p, `Array.from(document.querySelectorAll("#table-body .trow:not([hidden])")).map((r) => ({layer: Number(r.dataset.layer), title: r.querySelector(".c-name").title}))`)
+	for _, r := range cut {
+		if r.Title != b.Layers[r.Layer].Name {
+			t.Errorf("row of layer %d: hovering the name shows %q, want the full name %q", r.Layer, r.Title, b.Layers[r.Layer].Name)
+			break
+		}
+	}
+	if len(cut) == 0 {
+		t.Error("the table shows no rows")
+	}
+	if eval[bool](t, p, `!!document.getElementById("details-name")`) {
+		v := eval[struct {
+			Overflow bool
+			Text     string
+		}](t, p, `(() => { const e = document.getElementById("details-name"); return {overflow: e.scrollWidth > e.clientWidth + 1, text: e.textContent}; })()`)
+		if v.Overflow {
+			t.Errorf("the side panel cuts the selected layer's name %q instead of wrapping it", v.Text)
+		}
+	}
+
 	// Sort by time: rows follow avg_ms descending.
 	p.setValue(t, "#sort", "time", "change")
 	checkVisibleRows(t, p, "sort by time")
@@ -348,31 +373,33 @@ func TestSyntheticReport(t *testing.T) {
 	md := []byte("# Diagnosis\n\nThe **GEMMs** dominate. Try FP8.\n\n| layer | ms |\n|---|---|\n| q_proj | 0.4 |\n")
 	dir := publish(t, d, md)
 	p := newPage(t, 60*time.Second)
-	p.open(t, fileURL(dir))
-	checkNumbers(t, p, d)
-	if got := p.text(t, "#analysis-body h1"); got != "Diagnosis" {
-		t.Errorf("analysis heading %q", got)
-	}
-	p.screenshot(t, "synthetic-300")
-	checkTable(t, p, d)
-	checkGraphClick(t, p, d, 17)
+	eachViewport(t, p, func(t *testing.T) {
+		p.open(t, fileURL(dir))
+		checkNumbers(t, p, d)
+		if got := p.text(t, "#analysis-body h1"); got != "Diagnosis" {
+			t.Errorf("analysis heading %q", got)
+		}
+		p.screenshot(t, "synthetic-300")
+		checkTable(t, p, d)
+		checkGraphClick(t, p, d, 17)
 
-	// The failed backend says why, prominently.
-	p.click(t, `#backend-tabs .tab[data-label="int8"]`)
-	if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
-		t.Errorf("failed backend banner %q does not say not interpretable", got)
-	}
-	if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
-		t.Errorf("failed backend does not show its message: %q", got)
-	}
-	// layer_only: graph and table without timing.
-	p.click(t, `#backend-tabs .tab[data-label="layers-only"]`)
-	p.do(t, chromedp.WaitReady(chromedp.CSS(`#graph-canvas`)))
-	timingCols := eval[int](t, p, `document.querySelectorAll(".layer-table .thead .c-num").length`)
-	if timingCols != 0 {
-		t.Errorf("layer_only table has %d timing columns", timingCols)
-	}
-	p.screenshot(t, "synthetic-layer-only")
+		// The failed backend says why, prominently.
+		p.click(t, `#backend-tabs .tab[data-label="int8"]`)
+		if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+			t.Errorf("failed backend banner %q does not say not interpretable", got)
+		}
+		if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
+			t.Errorf("failed backend does not show its message: %q", got)
+		}
+		// layer_only: graph and table without timing.
+		p.click(t, `#backend-tabs .tab[data-label="layers-only"]`)
+		p.do(t, chromedp.WaitReady(chromedp.CSS(`#graph-canvas`)))
+		timingCols := eval[int](t, p, `document.querySelectorAll(".layer-table .thead .c-num").length`)
+		if timingCols != 0 {
+			t.Errorf("layer_only table has %d timing columns", timingCols)
+		}
+		p.screenshot(t, "synthetic-layer-only")
+	})
 	noJSErrors(t, p)
 }
 
@@ -383,29 +410,31 @@ func TestLargeEngineGroups(t *testing.T) {
 	d := reporttest.Synthetic(reporttest.Options{Layers: n})
 	dir := publish(t, d, nil)
 	p := newPage(t, 120*time.Second)
-	p.open(t, fileURL(dir))
-	before := eval[int](t, p, `window.__trtperf.graphNodes()`)
-	if before >= n || before < 2 {
-		t.Fatalf("a %d-layer graph opened with %d nodes; want it grouped", n, before)
-	}
-	// The synthetic engine puts 48 consecutive layers in each Myelin graph.
-	const layer, groupSize = 2500, 48
-	first := layer / groupSize * groupSize
-	pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, layer))
-	p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
-	after := eval[int](t, p, `window.__trtperf.graphNodes()`)
-	if after != before-1+groupSize {
-		t.Errorf("after expanding one group: %d nodes, want %d", after, before-1+groupSize)
-	}
-	p.click(t, "#view-tab-table")
-	sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
-	if sel != strconv.Itoa(first) {
-		t.Errorf("expanding the group selected row %q, want its first layer %d", sel, first)
-	}
-	// Now the layer itself is a node: clicking it selects exactly it.
-	checkGraphClick(t, p, d, layer)
-	p.screenshot(t, "synthetic-5000-expanded")
-	checkOpenFromOutside(t, p, n*4/5/groupSize*groupSize, groupSize)
+	eachViewport(t, p, func(t *testing.T) {
+		p.open(t, fileURL(dir))
+		before := eval[int](t, p, `window.__trtperf.graphNodes()`)
+		if before >= n || before < 2 {
+			t.Fatalf("a %d-layer graph opened with %d nodes; want it grouped", n, before)
+		}
+		// The synthetic engine puts 48 consecutive layers in each Myelin graph.
+		const layer, groupSize = 2500, 48
+		first := layer / groupSize * groupSize
+		pos := eval[struct{ X, Y float64 }](t, p, fmt.Sprintf(`window.__trtperf.locate(%d)`, layer))
+		p.do(t, chromedp.MouseClickXY(pos.X, pos.Y), chromedp.Sleep(50*time.Millisecond))
+		after := eval[int](t, p, `window.__trtperf.graphNodes()`)
+		if after != before-1+groupSize {
+			t.Errorf("after expanding one group: %d nodes, want %d", after, before-1+groupSize)
+		}
+		p.click(t, "#view-tab-table")
+		sel := eval[string](t, p, `(document.querySelector("#table-body .trow.selected")||{dataset:{}}).dataset.layer || ""`)
+		if sel != strconv.Itoa(first) {
+			t.Errorf("expanding the group selected row %q, want its first layer %d", sel, first)
+		}
+		// Now the layer itself is a node: clicking it selects exactly it.
+		checkGraphClick(t, p, d, layer)
+		p.screenshot(t, "synthetic-5000-expanded")
+		checkOpenFromOutside(t, p, n*4/5/groupSize*groupSize, groupSize)
+	})
 	noJSErrors(t, p)
 }
 
@@ -415,16 +444,18 @@ func TestAllFailedReport(t *testing.T) {
 	d := reporttest.Synthetic(reporttest.Options{FailedOnly: true})
 	dir := publish(t, d, nil)
 	p := newPage(t, 30*time.Second)
-	p.open(t, fileURL(dir))
-	if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
-		t.Errorf("banner %q", got)
-	}
-	if got := p.text(t, "#validation"); !strings.Contains(got, d.Results[0].Validation.Messages[0].Message) {
-		t.Errorf("the failure message is not shown: %q", got)
-	}
-	if got := p.text(t, "header .badge"); !strings.HasPrefix(got, "failed") {
-		t.Errorf("header status %q", got)
-	}
+	eachViewport(t, p, func(t *testing.T) {
+		p.open(t, fileURL(dir))
+		if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+			t.Errorf("banner %q", got)
+		}
+		if got := p.text(t, "#validation"); !strings.Contains(got, d.Results[0].Validation.Messages[0].Message) {
+			t.Errorf("the failure message is not shown: %q", got)
+		}
+		if got := p.text(t, "header .badge"); !strings.HasPrefix(got, "failed") {
+			t.Errorf("header status %q", got)
+		}
+	})
 	noJSErrors(t, p)
 }
 
