@@ -140,11 +140,13 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   const how = latencyPanel(b, view, timed);
   const where = paretoPanel(b, view, select);
   // Where the time goes by kind: in the first screen's columns.
+  // Both under the Pareto chart: the "How fast" column grows with the run
+  // card and noise notes and pushed the precision chart below the fold.
   const charts = h("div", { id: "breakdowns" });
-  how.appendChild(charts);
+  where.appendChild(charts);
   if (timed) {
+    charts.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true, 6));
     charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true, 5));
-    where.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true, 6));
   }
   const first = h("div", { class: "first-screen", id: "first-screen" }, how, topFindingsPanel(b, timed, onFinding), where);
   root.appendChild(first);
@@ -170,8 +172,8 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       const m = buildModel(b, idx, cols);
       phase("model");
       if (!timed) {
-        charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
         charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false, 6));
+        charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
       }
       const table = new LayerTable(m);
       table.onSelect = select;
