@@ -55,6 +55,7 @@ func runValidate(w io.Writer, path string, requirePassed, quiet bool, analyzeMD 
 	if err != nil {
 		return err
 	}
+	primeHeapForFile(path)
 	data, err := fsutil.ReadRegular(path)
 	if err != nil {
 		return cannotRun("read %s: %v; check the path", path, unwrapPath(err))
@@ -133,6 +134,7 @@ func printRequirePassed(w io.Writer, d *contract.AnalyzeData) bool {
 // fails validate is refused with exit 1 and its first problem, a file that
 // cannot be read with exit 2.
 func readValid(path string) (*contract.AnalyzeData, error) {
+	primeHeapForFile(path)
 	d, err := contract.ReadValid(path)
 	var ie *contract.InvalidError
 	switch {
