@@ -294,6 +294,15 @@ func (s *scanner) sampleErr(name string, i int) {
 // script appends the profiles of a batch sweep); nil for any other error.
 // A document that does not parse ends the list.
 func ProfileRuns(path string, err error) []*engine.Profile {
+	if data := concatenated(path, err); data != nil {
+		return ProfileRunsOf(data)
+	}
+	return nil
+}
+
+// concatenated re-reads path when err says it holds several concatenated
+// JSON documents; nil for any other error or when it cannot be read again.
+func concatenated(path string, err error) []byte {
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Code != CodeConcatenated {
 		return nil
@@ -302,7 +311,7 @@ func ProfileRuns(path string, err error) []*engine.Profile {
 	if rerr != nil {
 		return nil
 	}
-	return ProfileRunsOf(data)
+	return data
 }
 
 // ProfileRunsOf splits data into its concatenated profile documents.

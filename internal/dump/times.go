@@ -2,7 +2,6 @@ package dump
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 
@@ -57,15 +56,10 @@ func ParseTimes(data []byte) (*engine.Times, error) {
 // concatenated lists (the runs of a sweep appended to one file) and parses
 // each; nil for any other error. A list that does not parse ends it.
 func TimesRuns(path string, err error) []*engine.Times {
-	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Code != CodeConcatenated {
-		return nil
+	if data := concatenated(path, err); data != nil {
+		return TimesRunsOf(data)
 	}
-	data, rerr := readInput(path, true)
-	if rerr != nil {
-		return nil
-	}
-	return TimesRunsOf(data)
+	return nil
 }
 
 // TimesRunsOf splits data into its concatenated --exportTimes lists.
