@@ -77,7 +77,7 @@ func TestPrologueIOFormatOnlyAtTheInput(t *testing.T) {
 
 func TestIsAddKernel(t *testing.T) {
 	for name, want := range map[string]bool{
-		"Add_12": true, "/layer1/Add": true, "__myl_Add_myl3_4": true, "PWN(/features/3/Add)": true,
+		"Add_12": true, "/layer1/Add": true, "__myl_Add_myl3_4": true, "PWN(/features/3/Add)": true, "Conv_34 + Add_36 + Relu_37": true, "Conv_3 + Padding_2": false,
 		"addmm": false, "[MATRIX_MULTIPLY]-[aten_ops_addmm_default]": false, "Padding": false, "/head/AddBias_x": false, "relu": false,
 	} {
 		if got := isAddKernel(name); got != want {

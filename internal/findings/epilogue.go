@@ -115,8 +115,8 @@ func evalUnfusedEpilogue(c *ctx) *contract.Finding {
 	return f
 }
 
-// isAddKernel: a pointwise layer or Myelin kernel named for an Add
-// ("Add_12", "/layer1/Add", "__myl_Add_myl3_4"), not a fused GEMM (addmm).
+// isAddKernel: the name holds an Add op as a word ("Add_12", "/layer1/Add",
+// "__myl_Add_myl3_4", a fused "… + Add_36 + …"), not "addmm" or "Padding".
 func isAddKernel(name string) bool {
 	low := strings.ToLower(name)
 	i := strings.Index(low, "add")

@@ -186,7 +186,7 @@ func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
 		case k.is(fMatmul) || k.is(fStandaloneQDQ):
 		case k.has(tgPooling):
 			pools = append(pools, short(r.Name))
-		case strings.Contains(strings.ToLower(r.Name), "add"):
+		case isAddKernel(r.Name):
 			adds = append(adds, short(r.Name))
 		}
 	}
@@ -198,7 +198,7 @@ func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
 			note(int(n))
 		}
 		fusedAdd := func(l int) *contract.Record {
-			if lr := c.record(l); lr != nil && !named[l] && c.class(lr).is(fMatmul) && strings.Contains(strings.ToLower(lr.Name), "add") {
+			if lr := c.record(l); lr != nil && !named[l] && c.class(lr).is(fMatmul) && isAddKernel(lr.Name) {
 				return lr
 			}
 			return nil
@@ -267,7 +267,7 @@ func isQuantize(name string) bool {
 // Add_36 + Relu_37"), else the shortened name.
 func addPart(name string) string {
 	for _, p := range strings.Split(name, " + ") {
-		if strings.Contains(strings.ToLower(p), "add") {
+		if isAddKernel(p) {
 			return p
 		}
 	}

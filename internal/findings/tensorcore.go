@@ -205,11 +205,8 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 // capability 8.0 or newer), from the device facts or from an sm80+ tactic
 // name among recs.
 func (c *ctx) ampereOrNewer(recs []*contract.Record) bool {
-	if d := c.b.Device; d != nil && d.ComputeCapability != nil {
-		var major int
-		if _, err := fmt.Sscanf(*d.ComputeCapability, "%d", &major); err == nil {
-			return major >= 8
-		}
+	if cc := c.computeCapability(); cc > 0 {
+		return cc >= 80
 	}
 	for _, r := range recs {
 		if layerfacts.SMVersion(r.Tactic) >= 80 {
