@@ -2,9 +2,9 @@ package report
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/base64"
 	"fmt"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"sync"
 )
@@ -17,10 +17,12 @@ import (
 // the layers a second time; packed, that copy is about a seventh of the
 // JSON (details of 10^5 LLM layers: 135 MB as JSON, 21 MB packed), which
 // keeps the report folder within 1.3× analyze-data.json (1.28× with the
-// plain columns). Gzip at its
-// fastest level runs at 150–250 MB/s per core, about what writing the
-// unpacked bytes to the page cache cost, and the output is deterministic
-// (no name, no time stamp in the gzip header).
+// plain columns). The gzip is klauspost/compress's at its fastest level:
+// on the details of a 200k-layer engine it runs about 3× faster than the
+// standard library's (100 MB of analysis JSON: 0.19 s against 0.59 s on
+// one core) and packs smaller (9.4 % against 10.4 %); the output is plain
+// gzip that DecompressionStream reads, and deterministic (no name, no time
+// stamp in the header).
 
 var gzipPool = sync.Pool{New: func() any {
 	w, err := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
