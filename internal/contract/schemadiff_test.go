@@ -38,7 +38,7 @@ func FuzzSchemaFastMatchesGeneric(f *testing.F) {
 		f.Fatal(err)
 	}
 	for which := range docs {
-		for _, v := range []string{`"yes"`, `-1`, `{}`, `[]`, `null`, `2.5`, `true`, `[1,"2"]`, `{"Name":"x"}`} {
+		for _, v := range []string{`"yes"`, `-1`, `{}`, `[]`, `null`, `2.5`, `true`, `[1,"2"]`, `{"Name":"x"}`, `-0`, `1.0`, `3e2`, `-2e-3`, `1e400`, `"a\"b"`} {
 			for _, at := range []uint16{7, 150, 401, 977} {
 				f.Add(uint8(which), at, uint8(at%3), []byte(v))
 			}
