@@ -284,6 +284,10 @@ func TestCompareSameEngine(t *testing.T) {
 				t.Errorf("%s: verdict %q, want the same-engine sentence naming %s and %s", at, verdict, pr.A, pr.B)
 			}
 			p.checkVisible(t, at+" verdict", "#verdict-text", true)
+			// The verdict says it once; the line under it adds, not repeats.
+			if head := strings.ToLower(p.text(t, "#compare-verdict")); strings.Count(head, "same engine") != 1 {
+				t.Errorf("%s: the verdict section says \"same engine\" %d times, want once: %q", at, strings.Count(head, "same engine"), head)
+			}
 			if v, dec := printedMs(t, p.text(t, "#compare-a-ms")); !samePrinted(v, dec, pr.AMs) {
 				t.Errorf("%s: A total printed %g, a_ms %g", at, v, pr.AMs)
 			}

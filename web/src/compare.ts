@@ -47,7 +47,7 @@ export function verdictText(p: ComparisonPair): string {
   const diff = `${signedMs(p.delta_ms)}, ${signedPct(p.delta_pct)}`;
   switch (p.verdict) {
     case "same_engine":
-      return `Same engine: ${p.b} and ${p.a} are the same build; the difference (${diff}) is run-to-run noise, inside the ${band}.`;
+      return `Same engine: ${p.b} and ${p.a} have the same layers, tactics and formats; the difference (${diff}) is run-to-run noise, inside the ${band}.`;
     case "within_noise":
       return `Within noise: ${p.b} differs from ${p.a} by ${diff}, inside the ${band}; neither is faster.`;
     case "b_faster":
@@ -55,6 +55,19 @@ export function verdictText(p: ComparisonPair): string {
     default:
       return `${p.b} is slower than ${p.a} by ${fmtMsAuto(p.delta_ms)}, ${Math.abs(p.delta_pct).toFixed(1)} % (${(1 / p.speedup).toFixed(2)}× the time), beyond the ${band}.`;
   }
+}
+
+/** What the analysis' summary of the pair adds to the verdict line (which
+ *  already says who is faster, by how much and against which noise band):
+ *  the largest difference, and why two same engines timed apart. Empty
+ *  when it adds nothing, so the tab does not say "same engine" twice. */
+export function verdictDetail(p: ComparisonPair): string {
+  const parts: string[] = [];
+  if (p.same_engine && (p.verdict === "b_faster" || p.verdict === "b_slower")) {
+    parts.push("The engines are the same (same layers, tactics and formats): the GPU ran differently (clocks, load).");
+  }
+  if (p.verdict !== "same_engine" && p.reasons.length > 0) parts.push(`Largest difference: ${p.reasons[0]}.`);
+  return parts.join(" ");
 }
 
 const KIND_TEXT: Record<PairRow["kind"], string> = {
@@ -128,7 +141,8 @@ function renderPair(body: HTMLElement, p: ComparisonPair, a: Side, b: Side, grap
     `${p.a} `, h("strong", { id: "compare-a-ms", text: fmtMsAuto(p.a_ms) }), " → ", `${p.b} `, h("strong", { id: "compare-b-ms", text: fmtMsAuto(p.b_ms) }));
   head.appendChild(totals);
   if (p.measure_note) head.appendChild(h("p", { class: "noise", id: "measure-note", attrs: { role: "note" }, text: p.measure_note }));
-  head.appendChild(h("p", { class: "muted", id: "compare-summary", text: p.summary }));
+  const more = verdictDetail(p);
+  if (more) head.appendChild(h("p", { class: "muted", id: "compare-summary", text: more }));
   const al = p.alignment;
   head.appendChild(h("p", { class: "muted small", id: "compare-alignment",
     text: `Alignment: ${fmtInt(al.matched)} matched, ${fmtInt(al.split)} split, ${fmtInt(al.merged)} merged, ${fmtInt(al.regrouped)} regrouped, ${fmtInt(al.only_a)} only in ${p.a}, ${fmtInt(al.only_b)} only in ${p.b} ` +
