@@ -188,7 +188,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	out.Runs = sweepRows(in, analysedRun)
 	if detailed {
-		out.Memory = engineMemory(layers, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
+		out.Memory = engineMemory(layers, g, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
 		total := 0.0
 		if out.Timing != nil {
 			total = out.Timing.AverageInferenceMs

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/graph"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -19,17 +20,20 @@ const maxActivations = 5
 // declares the engine's I/O tensors, a tensor no layer writes and the
 // declaration does not name is a constant (TensorRT 8.6 Myelin regions
 // read their weights so) and counts as weights, not as an activation.
-func engineMemory(ls []engine.Layer, io []engine.IOTensor, declared bool) *contract.Memory {
+//
+// Tensors are told apart by name, across the engines of a dump as well;
+// g's name ids stand for the names, so no name is hashed again here.
+func engineMemory(ls []engine.Layer, g *graph.Graph, io []engine.IOTensor, declared bool) *contract.Memory {
 	m := &contract.Memory{LargestActivations: []contract.Activation{}, Notes: []string{}}
 	type sized struct {
 		t        *engine.Tensor
 		bytes    float64
 		producer int
 	}
-	produced := make(map[string]bool, len(ls))
+	produced := make([]bool, g.Names())
 	for i := range ls {
-		for j := range ls[i].Outputs {
-			produced[ls[i].Outputs[j].Name] = true
+		for _, id := range g.OutputIDs(i) {
+			produced[g.NameID(id)] = true
 		}
 	}
 	isIO := make(map[string]bool, len(io))
@@ -42,20 +46,20 @@ func engineMemory(ls []engine.Layer, io []engine.IOTensor, declared bool) *contr
 	if declared {
 		declared = false
 		for i := range ls {
-			for _, t := range ls[i].Inputs {
-				if !produced[t.Name] && isIO[t.Name] {
+			for j, id := range g.InputIDs(i) {
+				if !produced[g.NameID(id)] && isIO[ls[i].Inputs[j].Name] {
 					declared = true
 				}
 			}
 		}
 	}
-	seen := make(map[string]bool, 2*len(ls))
+	seen := make([]bool, g.Names())
 	var all []sized
-	add := func(t *engine.Tensor, producer int) {
-		if seen[t.Name] {
+	add := func(t *engine.Tensor, id int32, producer int) {
+		if seen[id] {
 			return
 		}
-		seen[t.Name] = true
+		seen[id] = true
 		if b, ok := layerfacts.TensorBytes(t); ok {
 			all = append(all, sized{t, b, producer})
 		} else {
@@ -66,16 +70,16 @@ func engineMemory(ls []engine.Layer, io []engine.IOTensor, declared bool) *contr
 	for i := range ls {
 		l := &ls[i]
 		b, blobs, unknown := layerfacts.WeightBytes(l)
-		for j := range l.Inputs {
-			t := &l.Inputs[j]
-			if produced[t.Name] || !declared || isIO[t.Name] {
+		for j, id := range g.InputIDs(i) {
+			t, name := &l.Inputs[j], g.NameID(id)
+			if produced[name] || !declared || isIO[t.Name] {
 				continue
 			}
 			blobs++
-			if seen[t.Name] {
+			if seen[name] {
 				continue
 			}
-			seen[t.Name] = true
+			seen[name] = true
 			constants++
 			if tb, ok := layerfacts.TensorBytes(t); ok {
 				b += tb
@@ -91,14 +95,14 @@ func engineMemory(ls []engine.Layer, io []engine.IOTensor, declared bool) *contr
 			// An opaque Myelin region: its weights are inside it.
 			myelinLayers++
 		}
-		for j := range l.Outputs {
-			add(&l.Outputs[j], i)
+		for j, id := range g.OutputIDs(i) {
+			add(&l.Outputs[j], g.NameID(id), i)
 		}
 	}
 	// Tensors no layer writes (and not constants) are graph inputs.
 	for i := range ls {
-		for j := range ls[i].Inputs {
-			add(&ls[i].Inputs[j], -1)
+		for j, id := range g.InputIDs(i) {
+			add(&ls[i].Inputs[j], g.NameID(id), -1)
 		}
 	}
 	m.ActivationTensors = len(all)

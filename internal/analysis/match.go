@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -96,17 +97,21 @@ func matchInOrder(layers []engine.Layer, recs []engine.ProfileRecord) (matchResu
 }
 
 // repeatedNames lists names that occur more than once, in order of their
-// second occurrence. Most engines have none, so a sorted copy of the names
-// is checked first to avoid a map.
+// second occurrence. Most engines have none, so that is checked first on
+// 64-bit hashes of the names: equal names have equal hashes, so distinct
+// hashes prove every name distinct. Sorting the names themselves compared
+// long shared module-path prefixes ~17 times per name (0.3 s at 200k
+// layers); hashing reads each name once and sorts 8-byte keys.
 func repeatedNames(layers []engine.Layer) []string {
-	names := make([]string, len(layers))
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, len(layers))
 	for i := range layers {
-		names[i] = layers[i].Name
+		hashes[i] = maphash.String(seed, layers[i].Name)
 	}
-	slices.Sort(names)
+	slices.Sort(hashes)
 	dup := false
-	for i := 1; i < len(names); i++ {
-		if names[i] == names[i-1] {
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
 			dup = true
 			break
 		}
@@ -114,16 +119,16 @@ func repeatedNames(layers []engine.Layer) []string {
 	if !dup {
 		return nil
 	}
-	seen := make(map[string]bool, len(layers))
+	// A repeated name, or (rarely) two names with one hash: list them.
+	reported := make(map[string]bool, len(layers)) // false: seen once
 	var out []string
-	reported := map[string]bool{}
 	for i := range layers {
 		n := layers[i].Name
-		if seen[n] && !reported[n] {
-			reported[n] = true
+		done, ok := reported[n]
+		if ok && !done {
 			out = append(out, n)
 		}
-		seen[n] = true
+		reported[n] = ok
 	}
 	return out
 }

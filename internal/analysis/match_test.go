@@ -35,6 +35,7 @@ func TestMatchNames(t *testing.T) {
 		{"other order", lay("a", "b", "c"), rec("c", "a", "b"), []int{2, 0, 1}, true, nil},
 		{"repeated names by occurrence, same order", lay("x", "y", "x"), rec("x", "y", "x"), []int{0, 1, 2}, true, []string{"x"}},
 		{"repeated names by occurrence, other order", lay("x", "y", "x"), rec("y", "x", "x"), []int{1, 0, 2}, true, []string{"x"}},
+		{"names repeated thrice, listed at their second occurrence", lay("y", "x", "x", "y", "x"), rec("y", "x", "x", "y", "x"), []int{0, 1, 2, 3, 4}, true, []string{"x", "y"}},
 		{"extra record", lay("a"), rec("a", "a"), []int{0, -1}, false, nil},
 		{"missing record", lay("a", "b"), rec("a"), []int{0}, false, nil},
 		{"renamed", lay("/m/conv1/Conv"), rec("m.conv1.Conv"), []int{-1}, false, nil},

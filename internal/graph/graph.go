@@ -39,6 +39,44 @@ type Graph struct {
 	// Outputs are tensors produced but consumed by no layer, plus declared
 	// outputs, in layer order.
 	Outputs []string
+
+	// Tensor ids, so later stages key per-tensor facts by index instead of
+	// hashing names again: a tensor is a name within its engine
+	// (`_subgraph`); ids run from 0 to Tensors()-1 in order of first
+	// reference (outputs of all layers, then inputs).
+	tensorNames []string // id → name (without the subgraph scope)
+	outRefs     []int32  // tensor ids of every layer's outputs, layer after layer
+	inRefs      []int32  // likewise for inputs
+	outStart    []int32  // layer i's outputs are outRefs[outStart[i]:outStart[i+1]]
+	inStart     []int32
+	// nameIDs maps a tensor id to the id of its name alone, shared by the
+	// tensors of several engines that have the same name; nil when the
+	// dump has one engine (the name id is the tensor id).
+	nameIDs []int32
+	names   int
+}
+
+// Tensors is the number of distinct tensors.
+func (g *Graph) Tensors() int { return len(g.tensorNames) }
+
+// OutputIDs are the tensor ids of layer i's outputs, in the layer's order.
+func (g *Graph) OutputIDs(i int) []int32 { return g.outRefs[g.outStart[i]:g.outStart[i+1]] }
+
+// InputIDs are the tensor ids of layer i's inputs, in the layer's order.
+func (g *Graph) InputIDs(i int) []int32 { return g.inRefs[g.inStart[i]:g.inStart[i+1]] }
+
+// Names is the number of distinct tensor names; NameID(id) runs from 0 to
+// Names()-1. It differs from Tensors only when several engines of one dump
+// use the same name.
+func (g *Graph) Names() int { return g.names }
+
+// NameID is the id of tensor id's name alone, for facts kept per name
+// across the engines of a dump.
+func (g *Graph) NameID(id int32) int32 {
+	if g.nameIDs == nil {
+		return id
+	}
+	return g.nameIDs[id]
 }
 
 // IsDAG reports whether the graph has no cycle.
@@ -196,8 +234,37 @@ func Build(layers []engine.Layer, declared []engine.IOTensor) *Graph {
 			g.Outputs = append(g.Outputs, names[tid])
 		}
 	}
+	g.tensorNames, g.outRefs, g.inRefs, g.outStart, g.inStart = names, outIDs, inIDs, outStart, inStart
+	g.nameIDs, g.names = nameIDsOf(layers, names)
 	g.order()
 	return g
+}
+
+// nameIDsOf numbers the distinct names of the tensors (see Graph.nameIDs):
+// nil and the tensor count when no layer belongs to a `_subgraph`, as
+// every tensor id is then a distinct name.
+func nameIDsOf(layers []engine.Layer, names []string) ([]int32, int) {
+	scoped := false
+	for i := range layers {
+		if layers[i].Subgraph != "" {
+			scoped = true
+			break
+		}
+	}
+	if !scoped {
+		return nil, len(names)
+	}
+	byName := make(map[string]int32, len(names))
+	ids := make([]int32, len(names))
+	for tid, n := range names {
+		v, ok := byName[n]
+		if !ok {
+			v = int32(len(byName))
+			byName[n] = v
+		}
+		ids[tid] = v
+	}
+	return ids, len(byName)
 }
 
 func producersOfAnyScope(ids map[string]int32, producersOf func(int32) []int, subgraphs []string, name string) []int {

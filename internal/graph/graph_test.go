@@ -188,3 +188,32 @@ func BenchmarkBuild200k(b *testing.B) {
 		Build(ls, nil)
 	}
 }
+
+// TestTensorIDs: every reference to one tensor has one id, the engines of a
+// `_subgraph` dump have their own tensors, and NameID joins those by name.
+func TestTensorIDs(t *testing.T) {
+	s := func(v ...string) []string { return v }
+	ls := []engine.Layer{
+		layer("a", s("x"), s("t")),
+		layer("b", s("t", "x"), s("y")),
+		layer("c", s("x"), s("t")),
+	}
+	ls[2].Subgraph = "1"
+	g := Build(ls, nil)
+	x, t0 := g.InputIDs(0)[0], g.OutputIDs(0)[0]
+	if got := g.InputIDs(1); !reflect.DeepEqual(got, []int32{t0, x}) {
+		t.Errorf("inputs of b %v, want [t x] = [%d %d]", got, t0, x)
+	}
+	if g.Tensors() != 5 || g.Names() != 3 {
+		t.Errorf("%d tensors and %d names, want 5 (x, t, y; x and t of engine 1) and 3", g.Tensors(), g.Names())
+	}
+	x1, t1 := g.InputIDs(2)[0], g.OutputIDs(2)[0]
+	if x1 == x || t1 == t0 || g.NameID(x1) != g.NameID(x) || g.NameID(t1) != g.NameID(t0) || g.NameID(x) == g.NameID(t0) {
+		t.Errorf("engine 1's x, t = %d, %d (names %d, %d); engine 0's %d, %d (names %d, %d)", x1, t1, g.NameID(x1), g.NameID(t1), x, t0, g.NameID(x), g.NameID(t0))
+	}
+	for id := range int32(g.Tensors()) {
+		if n := g.NameID(id); n < 0 || int(n) >= g.Names() {
+			t.Errorf("NameID(%d) = %d out of range", id, n)
+		}
+	}
+}

@@ -30,7 +30,7 @@ func WeightBytes(l *engine.Layer) (bytes float64, blobs, unknown int) {
 		if *v.Count == 0 {
 			continue
 		}
-		bits := elemBits(v.Type)
+		bits := formatOf(v.Type).bits
 		if bits == 0 || *v.Count < 0 {
 			unknown++
 			continue
@@ -56,20 +56,42 @@ func WeightBytes(l *engine.Layer) (bytes float64, blobs, unknown int) {
 // row major Int8 format"). ok is false for dynamic shapes (-1) or a format
 // without a known element size.
 func TensorBytes(t *engine.Tensor) (float64, bool) {
-	bits := elemBits(t.Format)
+	f := formatOf(t.Format)
+	bits := f.bits
 	if bits == 0 || len(t.Dims) == 0 || anyNegative(t.Dims) {
 		return 0, false
 	}
 	n := 1.0
 	for i, d := range t.Dims {
 		if i == 1 && len(t.Dims) >= 3 {
-			if v := vectorWidth(t.Format); v > 1 {
+			if v := f.vector; v > 1 {
 				d = (d + v - 1) / v * v
 			}
 		}
 		n *= float64(d)
 	}
 	return n * float64(bits) / 8, true
+}
+
+// formatInfo is what the size estimates read of a format or data-type
+// string. An engine has a handful of distinct formats over 10^5 tensors, so
+// it is computed once per string (formatOf) rather than per tensor: the
+// case folding below allocated a copy of the string every time.
+type formatInfo struct {
+	size   int   // elemSize
+	bits   int   // elemBits
+	vector int64 // vectorWidth
+}
+
+var formats strCache[formatInfo]
+
+func formatOf(s string) formatInfo {
+	if f, ok := formats.load(s); ok {
+		return f
+	}
+	f := formatInfo{size: elemSize(s), bits: elemBits(s), vector: vectorWidth(s)}
+	formats.store(s, f)
+	return f
 }
 
 // vectorWidth is the channel vector width a format string names; 1 when

@@ -90,7 +90,7 @@ func LayerWork(l *engine.Layer) (Work, bool) {
 	default:
 		return w, false
 	}
-	w.Bytes = float64(weights) * float64(elemSize(wType))
+	w.Bytes = float64(weights) * float64(formatOf(wType).size)
 	for _, ts := range [][]engine.Tensor{l.Inputs, l.Outputs} {
 		for _, t := range ts {
 			if anyNegative(t.Dims) {
@@ -100,7 +100,7 @@ func LayerWork(l *engine.Layer) (Work, bool) {
 			for _, d := range t.Dims {
 				n *= float64(d)
 			}
-			w.Bytes += n * float64(elemSize(t.Format))
+			w.Bytes += n * float64(formatOf(t.Format).size)
 		}
 	}
 	return w, true
