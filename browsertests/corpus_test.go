@@ -2,6 +2,7 @@ package browsertests
 
 import (
 	"fmt"
+	"slices"
 
 	"bytes"
 	"github.com/chromedp/chromedp"
@@ -234,6 +235,7 @@ func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, pa
 			t.Errorf("%s: %s's first bar %q at y=%.0f, %.0f px wide: want %s on the first screen", at, c.sel, bars[0].Text, bars[0].Top, bars[0].Width, c.want[0].Name)
 		}
 	}
+	checkWhatElseWasChecked(t, p, b, at)
 	ai := p.box(t, "#analysis", false)
 	if !ai.Found || ai.Height > 56 || !strings.HasPrefix(p.textOf(t, "#analysis-none"), "No AI analysis") {
 		t.Errorf("%s: without analyze.md the AI panel should be one line; it is %.0f px high: %q", at, ai.Height, p.textOf(t, "#analysis"))
@@ -243,6 +245,30 @@ func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, pa
 	}
 	if txt := eval[string](t, p, `document.body.innerText + " " + document.title`); strings.Contains(txt, parent) {
 		t.Errorf("%s: the page shows the directory %s above the input folder", at, parent)
+	}
+}
+
+// checkWhatElseWasChecked: with fewer than three findings the "What to
+// do" panel fills the room with what else was checked: the line of
+// candidates too small to score (when there are any) and the first
+// positives' titles, above the fold.
+func checkWhatElseWasChecked(t *testing.T, p *page, b *contract.Backend, at string) {
+	t.Helper()
+	if len(b.Issues) >= 3 {
+		return
+	}
+	minor := slices.IndexFunc(b.Overview, func(o contract.OverviewItem) bool { return o.ID == contract.OverviewMinorItems })
+	if got := p.textOf(t, "#minor-items summary"); minor >= 0 && got != b.Overview[minor].Title {
+		t.Errorf("%s: the What to do panel shows %q for the unscored candidates, want %q", at, got, b.Overview[minor].Title)
+	}
+	room := min(3-len(b.Issues), len(b.Positives))
+	got := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-positives li")).filter((e) => { const r = e.getBoundingClientRect(); return r.height > 0 && r.bottom <= innerHeight; }).map((e) => e.innerText)`)
+	var want []string
+	for _, pos := range b.Positives[:room] {
+		want = append(want, pos.Title)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the What to do panel shows %q as already good on the first screen, want %q", at, got, want)
 	}
 }
 

@@ -31,7 +31,7 @@ func TestFirstScreenKeepsTheAnalysisRank(t *testing.T) {
 	for _, vp := range viewports {
 		p.do(t, chromedp.EmulateViewport(vp.w, vp.h))
 		p.open(t, fileURL(dir))
-		shown := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-findings li")).map(li => li.dataset.id)`)
+		shown := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-findings ol.top-findings > li")).map(li => li.dataset.id)`)
 		for i := range min(len(shown), len(b.Issues)) {
 			if shown[i] != b.Issues[i].ID {
 				t.Errorf("%dx%d: finding %d on the first screen is %s, the analysis ranks %s there", vp.w, vp.h, i+1, shown[i], b.Issues[i].ID)

@@ -100,11 +100,11 @@ func checkNumbers(t *testing.T, p *page, d *contract.AnalyzeData) {
 			t.Errorf("clicking the second Pareto bar shows %q, want layer %d %q", got, l, b.Layers[l].Name)
 		}
 	}
-	if got := eval[int](t, p, `document.querySelectorAll("#top-findings li").length`); got != min(3, len(b.Issues)) {
+	if got := eval[int](t, p, `document.querySelectorAll("#top-findings ol.top-findings > li").length`); got != min(3, len(b.Issues)) {
 		t.Errorf("first screen shows %d findings, want %d", got, min(3, len(b.Issues)))
 	}
 	// In the analysis' rank (by score), as the summary prints them.
-	shown := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-findings li")).map(li => li.dataset.id)`)
+	shown := eval[[]string](t, p, `Array.from(document.querySelectorAll("#top-findings ol.top-findings > li")).map(li => li.dataset.id)`)
 	for i, id := range shown {
 		if i < len(b.Issues) && id != b.Issues[i].ID {
 			t.Errorf("first screen finding %d is %s, the analysis ranks %s there", i+1, id, b.Issues[i].ID)

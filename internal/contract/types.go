@@ -142,6 +142,11 @@ type OverviewItem struct {
 	Layers   []int              `json:"layers"`
 }
 
+// OverviewMinorItems is the overview item listing the candidates worth too
+// little to score (each priced in Metrics as "<finding id>_ms"); the
+// report shows it under the findings.
+const OverviewMinorItems = "minor_items"
+
 // BackendValidation is the integrity gate's verdict for one backend.
 type BackendValidation struct {
 	Status          string      `json:"status"`

@@ -102,7 +102,7 @@ func evalOverview(c *ctx) []contract.OverviewItem {
 		}
 	}
 	if len(minor) > 0 {
-		o := contract.OverviewItem{ID: "minor_items", Title: fmt.Sprintf("%d possible change(s) worth under %.0f%% each (not scored)", len(minor), limits.minFindingPct),
+		o := contract.OverviewItem{ID: contract.OverviewMinorItems, Title: fmt.Sprintf("%d possible change(s) worth under %.0f%% each (not scored)", len(minor), limits.minFindingPct),
 			Layers: []int{}}
 		sum := 0.0
 		for _, f := range minor {

@@ -295,7 +295,7 @@ func hasCandidate(b *contract.Backend, id string) bool {
 		return true
 	}
 	for _, o := range b.Overview {
-		if _, ok := o.Metrics[id+"_ms"]; ok && o.ID == "minor_items" {
+		if _, ok := o.Metrics[id+"_ms"]; ok && o.ID == contract.OverviewMinorItems {
 			return true
 		}
 	}

@@ -116,7 +116,9 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   const sec = h("section", { class: "panel", id: "top-findings", attrs: { "aria-label": "What to do" } }, h("h2", { text: "What to do" }));
   const list = rankedFindings(b);
   if (!list.length) {
-    sec.appendChild(h("p", { class: "muted", text: b.validation.status === "passed" ? "No findings: nothing stands out as slow for this engine." : "No findings: the backend is not interpretable." }));
+    const passed = b.validation.status === "passed";
+    sec.appendChild(h("p", { class: "muted", text: passed ? "No findings: nothing stands out as slow for this engine." : "No findings: the backend is not interpretable." }));
+    if (passed) appendChecked(sec, b, 3);
     return sec;
   }
   const ol = h("ol", { class: "top-findings" });
@@ -130,7 +132,29 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   }
   sec.appendChild(ol);
   if (list.length > 3) sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: `All ${list.length} findings and what is already good ↓` }));
+  else appendChecked(sec, b, 3 - list.length);
   return sec;
+}
+
+/** Under fewer than three findings, the panel also says what else was
+ *  checked: the candidates too small to score (behind one line) and up to
+ *  `room` things that are already good, so a clean engine's panel says why
+ *  it is clean rather than staying empty. */
+function appendChecked(sec: HTMLElement, b: Backend, room: number): void {
+  // "minor_items" is contract.OverviewMinorItems.
+  const minor = (b.overview || []).find((o) => o.id === "minor_items");
+  if (minor) {
+    const ul = h("ul", { class: "evidence" });
+    for (const e of minor.evidence || []) ul.appendChild(h("li", { text: e }));
+    sec.appendChild(h("details", { class: "minor-items", id: "minor-items" }, h("summary", { text: minor.title }), ul));
+  }
+  const good = (b.positives || []).slice(0, room);
+  if (!good.length) return;
+  sec.appendChild(h("h3", { class: "already-good", text: "Already good" }));
+  const ul = h("ul", { class: "positives", id: "top-positives" });
+  for (const p of good) ul.appendChild(h("li", { class: "positive", text: p.title }));
+  sec.appendChild(ul);
+  sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: "All findings and what is already good ↓" }));
 }
 
 /** The slowest layers as bars with their cumulative share of the layer
