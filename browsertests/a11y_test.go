@@ -187,6 +187,10 @@ func TestContrastAndARIA(t *testing.T) {
 				if vp.w != viewports[0].w {
 					// At the larger size the first screen reflows; the views
 					// below are the same as at the first size (time budget).
+					// The roles are checked at both sizes.
+					if scheme == "light" {
+						checkARIA(t, p, state("ARIA"))
+					}
 					continue
 				}
 				// Colours the page actually uses differ by scheme.
@@ -219,8 +223,8 @@ func TestContrastAndARIA(t *testing.T) {
 						p.click(t, "#treemap-list-toggle")
 					}
 				}
-				if scheme == "light" && vp.w == viewports[0].w {
-					checkARIA(t, p, name)
+				if scheme == "light" {
+					checkARIA(t, p, state("ARIA"))
 				}
 				// The other backends (failed, layer only) show banners and badges.
 				tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab[data-label]").length`) // the compare tab has no label
