@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -139,12 +140,17 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		report.ShareablePaths(d)
 	}
 	defer reportGC()()
-	encoded, idx, err := encodeIndexed(d, encodedSizeHint(sc))
-	if err != nil {
-		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("encode the analysis of %s: %w", dir, err)}
+	// The encoding goes straight into the report's analyze-data.json and
+	// is read back from there (the page cache), not held in the heap.
+	encode := func(w io.Writer) (*contract.Index, error) {
+		idx, err := contract.EncodeIndexed(w, d)
+		if err != nil {
+			return nil, fmt.Errorf("encode the analysis of %s: %w", dir, err)
+		}
+		return idx, nil
 	}
 	target := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, ModelName: f.modelName, Timestamp: f.timestamp}
-	return publish(c, d, encoded, idx, md, target)
+	return publish(c, d, md, func() (string, error) { return publisher.PublishEncoding(d, encode, md, target) })
 }
 
 // reportGCPercent is the GOGC of the report phase (encode, validate, write
@@ -347,11 +353,14 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 		}
 		return cannotRun("%s records %s and package does not change the analysis; to name the model, run 'trtperf analyze FOLDER --model-name %s --output %s' and package that file", f.analyzeData, recorded, f.modelName, f.analyzeData)
 	}
-	return publish(c, d, data, idx, md, report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, Timestamp: f.timestamp})
+	t := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, Timestamp: f.timestamp}
+	return publish(c, d, md, func() (string, error) { return publisher.PublishIndexed(d, data, idx, md, t) })
 }
 
-func publish(c *cobra.Command, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, md []byte, t report.Target) error {
-	dir, err := publisher.PublishIndexed(d, encoded, idx, md, t)
+// publish runs the publisher's call (which publishes d, with md as its
+// analyze.md) and reports the result.
+func publish(c *cobra.Command, d *contract.AnalyzeData, md []byte, call func() (string, error)) error {
+	dir, err := call()
 	if err != nil {
 		var ve *report.ValidationError
 		if errors.As(err, &ve) {

@@ -57,6 +57,12 @@ func (b Builder) Build(stagingDir string, d *contract.AnalyzeData, encoded []byt
 // contract.IndexOf(encoded). The files are independent and are written
 // concurrently.
 func (b Builder) BuildIndexed(stagingDir string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) error {
+	return b.build(stagingDir, d, encoded, idx, analyzeMD, true)
+}
+
+// build is BuildIndexed; writeData false means stagingDir already holds
+// encoded as analyze-data.json (Publisher.PublishEncoding wrote it there).
+func (b Builder) build(stagingDir string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte, writeData bool) error {
 	assets := b.Assets
 	if assets == nil {
 		assets = DefaultAssets()
@@ -84,8 +90,10 @@ func (b Builder) BuildIndexed(stagingDir string, d *contract.AnalyzeData, encode
 	if err != nil {
 		return err
 	}
-	// analyze-data.json is the biggest file: start it first.
-	jobs = append([]func() error{func() error { return writeFile(stagingDir, FileAnalyzeData, encoded) }}, jobs...)
+	if writeData {
+		// analyze-data.json is the biggest file: start it first.
+		jobs = append([]func() error{func() error { return writeFile(stagingDir, FileAnalyzeData, encoded) }}, jobs...)
+	}
 	if analyzeMD != nil {
 		jobs = append(jobs, func() error { return writeFile(stagingDir, FileAnalyzeMD, analyzeMD) })
 	}

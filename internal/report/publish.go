@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -127,6 +128,32 @@ func (p Publisher) Publish(d *contract.AnalyzeData, encoded, analyzeMD []byte, t
 // PublishIndexed is Publish with the index of the layers and records in
 // encoded (see Builder.BuildIndexed); nil means find them.
 func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte, t Target) (dir string, err error) {
+	return p.publish(d, source{encoded: encoded, idx: idx}, analyzeMD, t)
+}
+
+// PublishEncoding is PublishIndexed for an analysis not encoded yet:
+// encode writes d as contract.EncodeIndexed does straight into the
+// staging folder's analyze-data.json (w is that file, unbuffered) and
+// returns the index of its layers and records. The validator and the
+// report's detail files then read the file back through a read-only
+// memory map (fsutil.ReadMapped; read into memory where mapping is not
+// available): those are the page-cache pages just written, so the
+// encoding, hundreds of MB at 10^5 layers, is never held in the heap.
+// The staging folder is private to this process until it is published;
+// the map is released before PublishEncoding returns.
+func (p Publisher) PublishEncoding(d *contract.AnalyzeData, encode func(w io.Writer) (*contract.Index, error), analyzeMD []byte, t Target) (dir string, err error) {
+	return p.publish(d, source{encode: encode}, analyzeMD, t)
+}
+
+// source is the encoded analysis a report is published from: its bytes
+// and index, or the function that writes them (see PublishEncoding).
+type source struct {
+	encoded []byte
+	idx     *contract.Index
+	encode  func(w io.Writer) (*contract.Index, error)
+}
+
+func (p Publisher) publish(d *contract.AnalyzeData, src source, analyzeMD []byte, t Target) (dir string, err error) {
 	stamp := t.Timestamp
 	if stamp == "" {
 		now := time.Now
@@ -152,15 +179,31 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 	// analysis (about a second on a 10^5-layer engine), so it runs while
 	// the report is built in the staging folder; nothing is renamed into
 	// place unless it passed, and its verdict wins over any build error
-	// (a failed contract is the reason to report, exit 1).
+	// (a failed contract is the reason to report, exit 1). An analysis
+	// encoded into the staging folder is validated once it is written.
 	validate := p.Validate
 	if validate == nil {
 		validate = func(encoded []byte) error { return ValidateContractData(d, encoded) }
 	}
 	verdict := make(chan error, 1)
-	go func() { verdict <- validate(encoded) }()
-	staging, created, err := p.stage(parent, d, encoded, idx, analyzeMD)
-	if verr := <-verdict; verr != nil {
+	validating := false
+	check := func(encoded []byte) {
+		validating = true
+		go func() { verdict <- validate(encoded) }()
+	}
+	if src.encode == nil {
+		check(src.encoded)
+	}
+	staging, created, release, err := p.stage(parent, d, src, analyzeMD, check)
+	var verr error
+	if validating {
+		verr = <-verdict
+	}
+	if rerr := release(); rerr != nil && err == nil && verr == nil {
+		err = fmt.Errorf("release the map of %s: %w", filepath.Join(staging, FileAnalyzeData), rerr)
+		removeStaging(parent, staging, created)
+	}
+	if verr != nil {
 		if err == nil {
 			removeStaging(parent, staging, created)
 		}
@@ -228,11 +271,15 @@ func (p Publisher) PublishIndexed(d *contract.AnalyzeData, encoded []byte, idx *
 
 // stage creates parent when missing (created is the topmost folder it
 // made, "" when none) and a staging folder in it, and builds the report
-// there. On error it has removed what it created.
-func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte, idx *contract.Index, analyzeMD []byte) (staging, created string, err error) {
+// there. An analysis that src encodes is written there first and handed
+// to check once complete; release frees what was read back for it (call
+// it once check's validation is done). On error stage has removed what it
+// created; release is never nil.
+func (p Publisher) stage(parent string, d *contract.AnalyzeData, src source, analyzeMD []byte, check func(encoded []byte)) (staging, created string, release func() error, err error) {
+	release = func() error { return nil }
 	created, err = fsutil.EnsureDir(parent)
 	if err != nil {
-		return "", "", notWritable{err}
+		return "", "", release, notWritable{err}
 	}
 	mkdirTemp := p.mkdirTemp
 	if mkdirTemp == nil {
@@ -241,13 +288,45 @@ func (p Publisher) stage(parent string, d *contract.AnalyzeData, encoded []byte,
 	staging, err = mkdirTemp(parent, fsutil.TempPattern("", "staging"))
 	if err != nil {
 		removeStaging(parent, "", created)
-		return "", "", fmt.Errorf("cannot create the report in %s (%w): %w; choose a writable folder", parent, ErrNotWritable, err)
+		return "", "", release, fmt.Errorf("cannot create the report in %s (%w): %w; choose a writable folder", parent, ErrNotWritable, err)
 	}
-	if err := p.Builder.BuildIndexed(staging, d, encoded, idx, analyzeMD); err != nil {
+	encoded, idx, writeData := src.encoded, src.idx, true
+	if src.encode != nil {
+		var unmap func() error
+		encoded, idx, unmap, err = writeEncoding(filepath.Join(staging, FileAnalyzeData), src.encode)
+		if err != nil {
+			removeStaging(parent, staging, created)
+			return "", "", release, err
+		}
+		release, writeData = unmap, false
+		check(encoded)
+	}
+	if err := p.Builder.build(staging, d, encoded, idx, analyzeMD, writeData); err != nil {
 		removeStaging(parent, staging, created)
-		return "", "", err
+		return "", "", release, err
 	}
-	return staging, created, nil
+	return staging, created, release, nil
+}
+
+// writeEncoding creates path, lets encode write the analysis into it and
+// reads the file back (mapped where possible, see fsutil.ReadMapped).
+func writeEncoding(path string, encode func(w io.Writer) (*contract.Index, error)) (encoded []byte, idx *contract.Index, release func() error, err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	idx, err = encode(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write %s: %w", path, cerr)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	encoded, release, err = fsutil.ReadMapped(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read back %s: %w", path, err)
+	}
+	return encoded, idx, release, nil
 }
 
 // removeStaging undoes stage: the staging folder (ours by its name), then

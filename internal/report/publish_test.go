@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,6 +150,9 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 		setup   func(t *testing.T, parent string)
 		wantErr string
 		isValid bool
+		// encodeFails: PublishEncoding's encode writes part of enc and
+		// fails (a case for PublishEncoding only).
+		encodeFails bool
 	}{
 		{name: "template asset missing", p: Publisher{Builder: Builder{Assets: broken}}, enc: enc,
 			target: func(p string) Target { return Target{OutputParent: p} }, wantErr: "index.html.tmpl"},
@@ -167,32 +171,103 @@ func TestPublishFailuresLeaveNoTrace(t *testing.T) {
 			target: func(p string) Target { return Target{OutputParent: p} }, wantErr: "permission denied"},
 		{name: "missing parents are removed again", p: Publisher{Builder: Builder{Assets: broken}}, enc: enc,
 			target: func(p string) Target { return Target{ReportDir: filepath.Join(p, "a", "b", "report")} }, wantErr: "index.html.tmpl"},
+		{name: "encoding fails", p: Publisher{}, enc: enc, encodeFails: true,
+			target: func(p string) Target { return Target{ReportDir: filepath.Join(p, "a", "report")} }, wantErr: "disk full (injected)"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			parent := t.TempDir()
-			os.WriteFile(filepath.Join(parent, "existing.txt"), []byte("x"), 0o644)
-			if tt.setup != nil {
-				tt.setup(t, parent)
+		for _, encoding := range []bool{false, true} {
+			if tt.encodeFails && !encoding {
+				continue
 			}
-			before := reporttest.Listing(t, parent)
-			data := d
-			if tt.d != nil {
-				data = tt.d
+			name := tt.name + "/Publish"
+			if encoding {
+				name = tt.name + "/PublishEncoding"
 			}
-			_, err := tt.p.Publish(data, tt.enc, []byte("# md"), tt.target(parent))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
-			}
-			var ve *ValidationError
-			if errors.As(err, &ve) != tt.isValid {
-				t.Errorf("ValidationError: %v, want %v", errors.As(err, &ve), tt.isValid)
-			}
-			if after := reporttest.Listing(t, parent); after != before {
-				t.Errorf("file system changed:\nbefore:\n%s\nafter:\n%s", before, after)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				parent := t.TempDir()
+				os.WriteFile(filepath.Join(parent, "existing.txt"), []byte("x"), 0o644)
+				if tt.setup != nil {
+					tt.setup(t, parent)
+				}
+				before := reporttest.Listing(t, parent)
+				data := d
+				if tt.d != nil {
+					data = tt.d
+				}
+				var err error
+				if encoding {
+					_, err = tt.p.PublishEncoding(data, func(w io.Writer) (*contract.Index, error) {
+						if tt.encodeFails {
+							w.Write(tt.enc[:len(tt.enc)/2])
+							return nil, errors.New("disk full (injected)")
+						}
+						_, err := w.Write(tt.enc)
+						return nil, err
+					}, []byte("# md"), tt.target(parent))
+				} else {
+					_, err = tt.p.Publish(data, tt.enc, []byte("# md"), tt.target(parent))
+				}
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				var ve *ValidationError
+				if errors.As(err, &ve) != tt.isValid {
+					t.Errorf("ValidationError: %v, want %v", errors.As(err, &ve), tt.isValid)
+				}
+				if after := reporttest.Listing(t, parent); after != before {
+					t.Errorf("file system changed:\nbefore:\n%s\nafter:\n%s", before, after)
+				}
+			})
+		}
 	}
+}
+
+// TestPublishEncodingSameReport: a report published from an encoding
+// written into the staging folder (and read back through a map) has the
+// same files, byte for byte, as one published from the bytes in memory.
+func TestPublishEncodingSameReport(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 300})
+	enc := encode(t, d)
+	root := t.TempDir()
+	want, err := Publisher{}.Publish(d, enc, []byte("# md"), Target{ReportDir: filepath.Join(root, "bytes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Publisher{}.PublishEncoding(d, func(w io.Writer) (*contract.Index, error) { return contract.EncodeIndexed(w, d) }, []byte("# md"), Target{ReportDir: filepath.Join(root, "encoding")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles, gotFiles := readTree(t, want), readTree(t, got)
+	if len(gotFiles) != len(wantFiles) {
+		t.Errorf("%d files, want %d", len(gotFiles), len(wantFiles))
+	}
+	for name, b := range wantFiles {
+		if !bytes.Equal(gotFiles[name], b) {
+			t.Errorf("%s differs (%d bytes, want %d)", name, len(gotFiles[name]), len(b))
+		}
+	}
+	if !bytes.Equal(gotFiles[FileAnalyzeData], enc) {
+		t.Error("analyze-data.json is not the encoding")
+	}
+}
+
+// readTree reads every file under dir, keyed by slash path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // TestPublishUnwritableParent uses real permissions; root ignores them, so
