@@ -29,9 +29,7 @@ import (
 // and, when analyze exits 0, must have written a file validate accepts.
 
 const (
-	okLayers  = `{"Layers":[{"Name":"a","LayerType":"CaskConvolution","Inputs":[{"Name":"x","Dimensions":[1,3],"Format/Datatype":"Half"}],"Outputs":[{"Name":"y","Dimensions":[1,3],"Format/Datatype":"Half"}]},{"Name":"b","LayerType":"CaskConvolution","Inputs":[{"Name":"y","Dimensions":[1,3],"Format/Datatype":"Half"}],"Outputs":[{"Name":"z","Dimensions":[1,3],"Format/Datatype":"Half"}]}],"Bindings":["x","z"]}`
-	okProfile = `[{"count":10},{"name":"a","timeMs":1,"averageMs":0.1,"medianMs":0.1,"percentage":50},{"name":"b","timeMs":1,"averageMs":0.1,"medianMs":0.1,"percentage":50}]`
-	previous  = "PREVIOUS OUTPUT\n"
+	previous = "PREVIOUS OUTPUT\n"
 )
 
 // env is one case's sandbox: in is the input folder (hashed before and
