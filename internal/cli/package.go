@@ -209,12 +209,16 @@ func inputBytes(sc *discover.Scope) int64 {
 // less).
 const heapPerInputByte = 6
 
-// primeHeap readies the heap the analysis of sc will grow to for huge
+// primeHeap readies the heap the analyses of scopes will grow to for huge
 // pages (see hugepage.PrimeHeap): the first touch of fresh memory, one
 // page fault per 4 KiB, cost 2–3 s of the 200k-layer run on a virtual
 // machine, more than any stage of the analysis.
-func primeHeap(sc *discover.Scope) {
-	primedBytes.Add(hugepage.PrimeHeap(heapPerInputByte * inputBytes(sc)))
+func primeHeap(scopes ...*discover.Scope) {
+	var n int64
+	for _, sc := range scopes {
+		n += inputBytes(sc)
+	}
+	primedBytes.Add(hugepage.PrimeHeap(heapPerInputByte * n))
 }
 
 // heapPerJSONByte is about the peak heap of reading and validating an

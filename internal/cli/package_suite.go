@@ -54,14 +54,21 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		return cannotRun("%s has no subfolder holding dumps (layers_<label>.json / profile_<label>.json); --suite expects one subfolder per component, e.g. text_encoder/, unet/, vae/", parent)
 	}
 
-	comps := make([]report.SuiteComponent, 0, len(dirs))
-	model := f.modelName
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
+	scopes := make([]*discover.Scope, len(dirs))
+	for i, dir := range dirs {
 		sc, err := discover.Folder(dir)
 		if err != nil {
-			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("component %s: %w", name, err)}
+			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("component %s: %w", filepath.Base(dir), err)}
 		}
+		scopes[i] = sc
+	}
+	// Every component's analysis stays in memory until the suite is
+	// published, so the heap grows to about all of them together.
+	primeHeap(scopes...)
+	comps := make([]report.SuiteComponent, 0, len(dirs))
+	model := f.modelName
+	for i, dir := range dirs {
+		name, sc := filepath.Base(dir), scopes[i]
 		d, err := analyzeScope(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion()})
 		if err != nil {
 			return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse component %s: %w", dir, err)}

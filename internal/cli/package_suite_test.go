@@ -10,6 +10,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/report"
 )
 
@@ -162,4 +163,26 @@ func htmlEscape(s string) string {
 	var b strings.Builder
 	template.Must(template.New("").Parse("{{.}}")).Execute(&b, s)
 	return b.String()
+}
+
+// TestPackageSuitePrimesHeap: the suite readies the heap for all its
+// components at once, as package does for one folder (where the system
+// has transparent huge pages; the probe primes 4 MiB).
+func TestPackageSuitePrimesHeap(t *testing.T) {
+	if hugepage.PrimeHeap(hugepage.MinBytes) == 0 {
+		t.Skip("no transparent huge pages here: priming is a no-op")
+	}
+	parent := t.TempDir()
+	for _, comp := range []string{"text_encoder", "unet"} {
+		if code, _, errs := run(t, "gen", "--shape", "llm", "--layers", "2000", "--seed", "1", "--label", "fp16", "--out", filepath.Join(parent, comp)); code != 0 {
+			t.Fatalf("gen: exit %d: %s", code, errs)
+		}
+	}
+	primed := primedBytes.Load()
+	if code, _, errs := run(t, "package", "--suite", parent, "--output-parent", t.TempDir(), "--timestamp", "20240131_120000"); code != 0 {
+		t.Fatalf("package --suite: exit %d: %s", code, errs)
+	}
+	if primedBytes.Load() == primed {
+		t.Error("package --suite did not prime the heap for its components")
+	}
 }
