@@ -120,6 +120,14 @@ func (s *stringTable) id(v string) int32 {
 	return id
 }
 
+// idBytes is id(string(v)), without allocating when v is already listed.
+func (s *stringTable) idBytes(v []byte) int32 {
+	if id, ok := s.ids[string(v)]; ok {
+		return id
+	}
+	return s.id(string(v))
+}
+
 // precisionOf guesses a layer's precision from its first output's format,
 // for layers without a profile record (layer_only backends).
 func precisionOf(l *contract.Layer) string {
@@ -175,14 +183,12 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 	for i := range n {
 		l := &b.Layers[i]
 		c.Names[i] = l.Name
-		typ, prec, tactic := l.LayerType, precisionOf(l), l.TacticName
+		typ, prec, tactic := l.LayerType, "", l.TacticName
 		c.Myelin[i] = -1
 		if r := rec[i]; r >= 0 {
 			rr := &b.Records[r]
 			typ = rr.LayerType
-			if rr.Precision != "" {
-				prec = rr.Precision
-			}
+			prec = rr.Precision
 			if rr.Tactic != "" {
 				tactic = rr.Tactic
 			}
@@ -215,6 +221,9 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 					slowest = &slowestView{Layer: i, Name: rr.Name, AvgMs: rr.AvgMs, Percentage: rr.Percentage, LayerType: rr.LayerType}
 				}
 			}
+		}
+		if prec == "" {
+			prec = precisionOf(l) // no record, or one without a precision
 		}
 		if typ == "" {
 			typ = "unknown" // names-only layer info has no LayerType
