@@ -164,9 +164,19 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 			return
 		}
 	}
-	explained := 0.0
+	// The difference holds the fixes of this build's findings that the
+	// sibling fixed, not of those it pays for too (see
+	// limits.siblingSharedRatio). Up to the fixed findings' high prices,
+	// what the difference holds beyond their estimates is those estimates'
+	// error, not another cause.
+	explained, slack := 0.0, 0.0
+	scale := d.ReferenceMs / s.mine // the sibling's prices in this backend's units
 	for i := range b.Issues {
-		explained += b.Issues[i].RecoverableMs
+		f := &b.Issues[i]
+		if theirs, ok := candidateMs(s.b, f.ID); !ok || theirs*scale < limits.siblingSharedRatio*f.RecoverableMs {
+			explained += f.RecoverableMs
+			slack += f.RecoverableHighMs - f.RecoverableMs
+		}
 		// A measured sibling shows how far a root cause's fix can go: the
 		// estimate is quoted beside it, and the range reaches it.
 		if f := &b.Issues[i]; f.ID == "qdq_placement" {
@@ -177,7 +187,7 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 		}
 	}
 	rest := delta - explained
-	if rest/d.ReferenceMs*100 < limits.minFindingPct {
+	if rest <= slack || rest/d.ReferenceMs*100 < limits.minFindingPct {
 		return
 	}
 	conf := contract.ConfidenceMedium
@@ -188,7 +198,7 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 	f := contract.Finding{ID: "sibling_delta", Confidence: conf,
 		Title:       fmt.Sprintf("The %s build in this folder is %.0f%% faster (measured)", s.b.Label, gain*100),
 		PriceBasis:  "sibling_measured",
-		PriceFactor: fmt.Sprintf("measured difference %.4f ms (on the reference) minus %.4f ms already priced by this backend's other findings", delta, explained),
+		PriceFactor: fmt.Sprintf("measured difference %.4f ms (on the reference) minus %.4f ms already priced by this backend's other findings that the sibling does not share", delta, explained),
 		Evidence:    []string{say, siblingDiff(b, s.b)},
 		Metrics:     map[string]float64{"sibling_ms": round(s.their, 6), "own_ms": round(s.mine, 6), "sibling_gain_pct": round(gain*100, 3), "explained_ms": round(explained, 6)},
 		Layers:      []int{},
@@ -291,13 +301,20 @@ func corroborateFusion(b *contract.Backend, bs []*contract.Backend) {
 // hasCandidate: the backend has a finding with the id, scored or listed as
 // a minor item.
 func hasCandidate(b *contract.Backend, id string) bool {
-	if slices.ContainsFunc(b.Issues, func(f contract.Finding) bool { return f.ID == id }) {
-		return true
+	_, ok := candidateMs(b, id)
+	return ok
+}
+
+// candidateMs is the price of b's finding id, scored or listed as a minor
+// item; ok is false when b has none.
+func candidateMs(b *contract.Backend, id string) (ms float64, ok bool) {
+	if i := slices.IndexFunc(b.Issues, func(f contract.Finding) bool { return f.ID == id }); i >= 0 {
+		return b.Issues[i].RecoverableMs, true
 	}
 	for _, o := range b.Overview {
-		if _, ok := o.Metrics[id+"_ms"]; ok && o.ID == contract.OverviewMinorItems {
-			return true
+		if ms, ok := o.Metrics[id+"_ms"]; ok && o.ID == contract.OverviewMinorItems {
+			return ms, true
 		}
 	}
-	return false
+	return 0, false
 }

@@ -82,3 +82,39 @@ func findByID(fs []contract.Finding, id string) (int, *contract.Finding) {
 }
 
 func near(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
+
+// The rest of a sibling's measured gain, after this build's own findings,
+// counts only the findings the sibling fixed: a cost both builds pay is
+// not in the difference, and a rest within the fixed findings' high
+// prices is their estimates' error, not a second cause.
+func TestSiblingDeltaRest(t *testing.T) {
+	prologue := func(ms, high float64) contract.Finding {
+		return contract.Finding{ID: "input_prologue", RecoverableMs: ms, RecoverableHighMs: high}
+	}
+	for _, c := range []struct {
+		name       string
+		ref, sibMs float64
+		sibIssues  []contract.Finding
+		want       float64 // sibling_delta's price, 0: none
+	}{
+		{"shared prologue: the whole difference", 4.0, 2.2, []contract.Finding{prologue(0.19, 0.22)}, 1.8},
+		{"fixed prologue: the difference beyond it", 4.0, 2.2, nil, 1.6},
+		{"sibling pays under half: fixed", 4.0, 2.2, []contract.Finding{prologue(0.09, 0.1)}, 1.6},
+		{"rest within the fixed finding's range: none", 1.0, 0.76, nil, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			own := &contract.Backend{Label: "fp16", Diagnosis: &contract.Diagnosis{ReferenceMs: c.ref, LayerSumMs: c.ref},
+				PrecisionBreakdown: []contract.Breakdown{{Name: "FP16", TimeMs: c.ref}}, Issues: []contract.Finding{prologue(0.2, 0.3)}}
+			sib := &contract.Backend{Label: "sib", Diagnosis: &contract.Diagnosis{ReferenceMs: c.sibMs, LayerSumMs: c.sibMs},
+				PrecisionBreakdown: []contract.Breakdown{{Name: "FP16", TimeMs: c.sibMs}}, Issues: c.sibIssues}
+			applySibling(own, sibling{b: sib, mine: c.ref, their: c.sibMs, measure: "measured GPU compute time"}, nil)
+			_, f := findByID(own.Issues, "sibling_delta")
+			switch {
+			case c.want == 0 && f != nil:
+				t.Errorf("sibling_delta %v ms, want none", f.RecoverableMs)
+			case c.want > 0 && (f == nil || !near(f.RecoverableMs, c.want, 1e-6)):
+				t.Errorf("sibling_delta %+v, want %v ms", f, c.want)
+			}
+		})
+	}
+}

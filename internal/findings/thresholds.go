@@ -102,6 +102,13 @@ var limits = struct {
 	// to 1.7×, so smaller differences are not evidence).
 	siblingMinGainPct        float64
 	siblingCrossMeasureRatio float64
+	// siblingSharedRatio: a finding the sibling build also has, priced
+	// there at least this fraction of the price here, is a cost both builds
+	// pay: the measured difference does not hold its fix, so it does not
+	// explain part of the difference (an input prologue both run). Under
+	// it the sibling fixed that cause, and what is left of it there is the
+	// estimate's error, not a second cause.
+	siblingSharedRatio float64
 	// launchEnqueueRatio: the host is the bottleneck when enqueue time is at
 	// least this fraction of GPU compute time.
 	launchEnqueueRatio float64
@@ -128,6 +135,7 @@ var limits = struct {
 	gemvMinGBs:               150,
 	siblingMinGainPct:        5,
 	siblingCrossMeasureRatio: 2.0,
+	siblingSharedRatio:       0.5,
 	launchEnqueueRatio:       0.8,
 	hotLayerPct:              5,
 	hotTypePct:               30,
