@@ -12,23 +12,27 @@ const fixNotLayerInfo = "expected a TensorRT layer-info dump: {\"Layers\": [...]
 
 // ReadLayerInfo reads and parses a layer-info file.
 func ReadLayerInfo(path string) (*engine.LayerInfo, error) {
-	data, err := readInput(path, false)
-	if err != nil {
-		return nil, fmt.Errorf("read layer info %s: %w", path, err)
+	li, rerr, err := parseInput(path, false, parseLayerFile)
+	if rerr != nil {
+		return nil, fmt.Errorf("read layer info %s: %w", path, rerr)
 	}
-	if c, ok := firstJSONByte(data); ok && c != '{' && c != '[' {
-		// Not JSON: inspector output printed one layer object at a time?
-		list, ok := InspectorText(data)
-		if !ok {
-			return nil, fmt.Errorf("layer info %s: %w", path, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump nor per-layer inspector output", describeByte(c))))
-		}
-		data = list
-	}
-	li, err := ParseLayerInfo(data)
 	if err != nil {
 		return nil, fmt.Errorf("layer info %s: %w", path, err)
 	}
 	return li, nil
+}
+
+// parseLayerFile parses the bytes of a layer-info file: JSON, or
+// inspector output printed one layer object at a time.
+func parseLayerFile(data []byte) (*engine.LayerInfo, error) {
+	if c, ok := firstJSONByte(data); ok && c != '{' && c != '[' {
+		list, ok := InspectorText(data)
+		if !ok {
+			return nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump nor per-layer inspector output", describeByte(c)))
+		}
+		data = list
+	}
+	return ParseLayerInfo(data)
 }
 
 // ParseLayerInfo parses a layer-info document of any era: an object root

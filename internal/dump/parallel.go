@@ -3,6 +3,7 @@ package dump
 import (
 	"bytes"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -77,6 +78,10 @@ func (d *decoder) layerObjectsParallel() []engine.Layer {
 	sh.start.Store(splitPending)
 	done := make(chan helperResult, 1)
 	go func() {
+		// d.data may be a mapped file (see parseInput): a fault reading it
+		// must panic, which speculate recovers; the main goroutine then
+		// meets the same fault and reports it.
+		debug.SetPanicOnFault(true)
 		h := newDecoder(d.data)
 		h.depth = d.depth
 		done <- h.speculate(sig, mask, from, &sh)

@@ -13,11 +13,10 @@ const fixNotProfile = "expected a per-layer profile: the list written by trtexec
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
-	data, err := readInput(path, true)
-	if err != nil {
-		return nil, fmt.Errorf("read profile %s: %w", path, err)
+	p, rerr, err := parseInput(path, true, ParseProfile)
+	if rerr != nil {
+		return nil, fmt.Errorf("read profile %s: %w", path, rerr)
 	}
-	p, err := ParseProfile(data)
 	if err != nil {
 		return nil, fmt.Errorf("profile %s: %w", path, err)
 	}

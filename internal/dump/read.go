@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/trtperf/trtperf/internal/fsutil"
 	"github.com/trtperf/trtperf/internal/hugepage"
@@ -33,40 +36,113 @@ const (
 // JSON ('{' or '[' after an optional BOM and white space) is refused at
 // once, however large it is.
 func readInput(path string, json bool) ([]byte, error) {
+	data, _, err := openInput(path, json, false)
+	return data, err
+}
+
+// mapMinBytes is the size from which parseInput maps a file instead of
+// reading it (a variable so tests can map small files).
+var mapMinBytes int64 = 1 << 20
+
+// mappedFiles counts the files parseInput mapped (for tests).
+var mappedFiles atomic.Int64
+
+// parseInput reads path as readInput does and returns parse's result on
+// its bytes. Where the platform allows (fsutil.CanMap) a file of at least
+// mapMinBytes is mapped read-only instead of copied into the heap: its
+// bytes are the page cache's, so a 230 MB dump costs no fresh memory and
+// no copy (analyze 200k: 0.8 s less system time on a virtual machine).
+// That is safe because
+//   - parse keeps no reference to the bytes: the scanner copies every
+//     string and raw value into its arenas (TestMappedParseKeepsNoInput
+//     unmaps the file and then reads the whole result), and the mapping is
+//     released when parse returns;
+//   - a file truncated by another process while it is parsed cannot crash
+//     the process: reading a page past its new end faults (SIGBUS), and
+//     parse runs with debug.SetPanicOnFault (as does the helper goroutine
+//     of a parallel layer decode), so the fault becomes this error:
+//     the file was truncated while being read (TestMappedInputTruncated).
+//
+// readErr is an error reading the file (such a truncation included),
+// parseErr parse's error.
+func parseInput[T any](path string, json bool, parse func([]byte) (T, error)) (v T, readErr, parseErr error) {
+	data, release, err := openInput(path, json, true)
+	if err != nil {
+		return v, err, nil
+	}
+	defer release()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if f, ok := r.(interface{ Addr() uintptr }); ok && len(data) > 0 {
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+			if a := f.Addr(); a >= lo && a < lo+uintptr(len(data)) {
+				var zero T
+				v, readErr, parseErr = zero, errPlain(CodeMalformed, "it was truncated while being read (is another program writing it?); read it again once it is complete"), nil
+				return
+			}
+		}
+		panic(r)
+	}()
+	v, parseErr = parse(data)
+	return v, nil, parseErr
+}
+
+// openInput is readInput; with mayMap it maps a large file (see
+// parseInput), and release frees what it returned.
+func openInput(path string, json, mayMap bool) (data []byte, release func() error, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fsutil.FileKind(st.Mode())))
+		return nil, nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fsutil.FileKind(st.Mode())))
+	}
+	tooLarge := func(n int64) error {
+		return errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", n, MaxFileBytes, MemoryPerInputByte))
 	}
 	if st.Size() > MaxFileBytes {
-		return nil, errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", st.Size(), MaxFileBytes, MemoryPerInputByte))
+		return nil, nil, tooLarge(st.Size())
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	head := make([]byte, min(int64(SniffSize), st.Size()))
 	n, err := io.ReadFull(f, head)
 	head = head[:n]
 	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, err
+		return nil, nil, err
 	}
 	if json {
 		if c, ok := firstJSONByte(head); ok && c != '{' && c != '[' {
-			return nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump", describeByte(c)))
+			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump", describeByte(c)))
 		}
+	}
+	if mayMap && fsutil.CanMap && st.Size() >= mapMinBytes {
+		data, release, err := fsutil.MapOpen(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if int64(len(data)) > MaxFileBytes { // it grew since Stat
+			release()
+			return nil, nil, tooLarge(int64(len(data)))
+		}
+		mappedFiles.Add(1)
+		return data, release, nil
 	}
 	// The size from Stat sizes the buffer; a file that grows meanwhile is
 	// still read to its end, within the limit.
-	data := make([]byte, n, st.Size()+1)
+	data = make([]byte, n, st.Size()+1)
 	hugepage.Advise(data)
 	copy(data, head)
 	for {
 		if int64(len(data)) > MaxFileBytes {
-			return nil, errPlain(CodeTooLarge, fmt.Sprintf("it grew past the limit of %d bytes while being read", MaxFileBytes))
+			return nil, nil, errPlain(CodeTooLarge, fmt.Sprintf("it grew past the limit of %d bytes while being read", MaxFileBytes))
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -74,10 +150,10 @@ func readInput(path string, json bool) ([]byte, error) {
 		k, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+k]
 		if err == io.EOF {
-			return data, nil
+			return data, func() error { return nil }, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }
