@@ -187,22 +187,29 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	}
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	out.Runs = sweepRows(in, analysedRun)
-	if detailed {
-		out.Memory = engineMemory(layers, g, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
+	// The model section, the engine memory and partitions, and the
+	// findings only read the backend, and the findings need nothing of the
+	// others but DynamicDims: compute that first, then run the findings
+	// beside the rest.
+	out.Model.DynamicDims = hasDynamicDims(out.Layers)
+	var (
+		model   contract.Model
+		memory  *contract.Memory
+		engines contract.Engines
+	)
+	wg.Go(func() {
+		model = modelFor(id, &out, infoOrNil(in.LayerInfo, detailed))
+		if !detailed {
+			engines = enginesFor(scope, nil, nil, nil, 0, optProfiles)
+			return
+		}
+		memory = engineMemory(layers, g, in.LayerInfo.IO, in.LayerInfo.HasIODeclaration)
 		total := 0.0
 		if out.Timing != nil {
 			total = out.Timing.AverageInferenceMs
 		}
-		out.Engines = enginesFor(scope, layers, facts, out.Records, total, optProfiles)
-	} else {
-		out.Engines = enginesFor(scope, nil, nil, nil, 0, optProfiles)
-	}
-	// The model section and the findings both only read the backend, and
-	// the findings need nothing of the model but DynamicDims: compute that
-	// first, then run both at once.
-	out.Model.DynamicDims = hasDynamicDims(out.Layers)
-	var model contract.Model
-	wg.Go(func() { model = modelFor(id, &out, infoOrNil(in.LayerInfo, detailed)) })
+		engines = enginesFor(scope, layers, facts, out.Records, total, optProfiles)
+	})
 	if v.AnalysisMode == contract.ModeLayerProfile {
 		out.Issues, out.Positives, out.Diagnosis, out.Overview = findings.Evaluate(&out)
 		if out.Issues == nil {
@@ -214,7 +221,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		fillRoofline(&out)
 	}
 	wg.Wait()
-	out.Model = model
+	out.Model, out.Memory, out.Engines = model, memory, engines
 	v.Messages = msgs.items()
 	return out
 }

@@ -92,7 +92,10 @@ func enginesFor(scope *discover.Scope, ls []engine.Layer, facts []layerfacts.Fac
 			myAcc[gSlot].layers++
 		}
 	}
-	for _, r := range recs {
+	// Records by pointer: only Layer and AvgMs are read (the roofline
+	// fields are written meanwhile, beside this; see analyzeBackend).
+	for i := range recs {
+		r := &recs[i]
 		if r.Layer < 0 {
 			continue
 		}

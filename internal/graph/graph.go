@@ -85,49 +85,22 @@ func (g *Graph) IsDAG() bool { return g.Cycle == nil }
 // Ambiguous reports whether some tensor has several producers.
 func (g *Graph) Ambiguous() bool { return len(g.DuplicateProducers) > 0 }
 
-// tensorKey scopes tensor names by engine: layers of several engines
-// concatenated in one dump (`_subgraph`) reuse names like "input".
-func tensorKey(subgraph, name string) string {
-	if subgraph == "" {
-		return name
-	}
-	return subgraph + "\x00" + name
-}
-
 // Build computes the graph. declared are the engine's declared I/O tensors
 // (Bindings or I/O Tensors); a binding without IOMode counts as an input
 // when no layer produces it and as an output otherwise.
 func Build(layers []engine.Layer, declared []engine.IOTensor) *Graph {
 	g := &Graph{N: len(layers)}
-	// Tensor ids: one map lookup per tensor reference, linear overall.
-	ids := make(map[string]int32, len(layers)*2)
-	names := make([]string, 0, len(layers)*2)
+	x := indexTensors(layers)
+	names, outIDs, inIDs, outStart, inStart := x.names, x.outIDs, x.inIDs, x.outStart, x.inStart
 	// first producer per tensor id (-1: none); further producers, rare, in more.
-	first := make([]int32, 0, len(layers)*2)
-	more := map[int32][]int32{}
-	consumed := make([]bool, 0, len(layers)*2)
-	id := func(sub, name string) int32 {
-		k := tensorKey(sub, name)
-		if v, ok := ids[k]; ok {
-			return v
-		}
-		v := int32(len(names))
-		ids[k] = v
-		names = append(names, name)
-		first = append(first, -1)
-		consumed = append(consumed, false)
-		return v
+	first := make([]int32, len(names))
+	for i := range first {
+		first[i] = -1
 	}
-	// One map lookup per tensor reference; later passes work on ids.
-	outIDs := make([]int32, 0, len(layers))
-	inIDs := make([]int32, 0, len(layers)*2)
-	outStart := make([]int32, len(layers)+1)
-	inStart := make([]int32, len(layers)+1)
+	more := map[int32][]int32{}
+	consumed := make([]bool, len(names))
 	for i := range layers {
-		l := &layers[i]
-		for _, t := range l.Outputs {
-			tid := id(l.Subgraph, t.Name)
-			outIDs = append(outIDs, tid)
+		for _, tid := range outIDs[outStart[i]:outStart[i+1]] {
 			switch {
 			case first[tid] < 0:
 				first[tid] = int32(i)
@@ -140,18 +113,10 @@ func Build(layers []engine.Layer, declared []engine.IOTensor) *Graph {
 				}
 			}
 		}
-		outStart[i+1] = int32(len(outIDs))
-	}
-	for i := range layers {
-		l := &layers[i]
-		for _, t := range l.Inputs {
-			inIDs = append(inIDs, id(l.Subgraph, t.Name))
-		}
-		inStart[i+1] = int32(len(inIDs))
 	}
 	edgeSet := make([][2]int, 0, len(inIDs))
 	var external []string
-	externalSeen := make(map[int32]bool)
+	externalSeen := make([]bool, len(names))
 	for i := range layers {
 		for _, tid := range inIDs[inStart[i]:inStart[i+1]] {
 			consumed[tid] = true
@@ -214,13 +179,13 @@ func Build(layers []engine.Layer, declared []engine.IOTensor) *Graph {
 		// Declared inputs live in the dump's unscoped namespace; check the
 		// plain name (and every subgraph's copy) for a producer.
 		if d.IOMode == "Input" {
-			if ps := producersOfAnyScope(ids, producersOf, subgraphs, d.Name); len(ps) > 0 {
+			if ps := producersOfAnyScope(x, producersOf, subgraphs, d.Name); len(ps) > 0 {
 				g.InputsProducedByLayer = append(g.InputsProducedByLayer, Dup{Tensor: d.Name, Producers: ps})
 			}
 			continue
 		}
 		// A plain binding: an output when a layer writes it.
-		if ps := producersOfAnyScope(ids, producersOf, subgraphs, d.Name); len(ps) > 0 {
+		if ps := producersOfAnyScope(x, producersOf, subgraphs, d.Name); len(ps) > 0 {
 			declaredOut[d.Name] = true
 		}
 	}
@@ -267,10 +232,10 @@ func nameIDsOf(layers []engine.Layer, names []string) ([]int32, int) {
 	return ids, len(byName)
 }
 
-func producersOfAnyScope(ids map[string]int32, producersOf func(int32) []int, subgraphs []string, name string) []int {
+func producersOfAnyScope(x *tensorIndex, producersOf func(int32) []int, subgraphs []string, name string) []int {
 	var out []int
 	for _, sub := range subgraphs {
-		if tid, ok := ids[tensorKey(sub, name)]; ok {
+		if tid, ok := x.lookup(sub, name); ok {
 			out = append(out, producersOf(tid)...)
 		}
 	}
