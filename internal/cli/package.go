@@ -171,7 +171,8 @@ func reportGC() func() {
 }
 
 // encodeIndexed encodes d in memory with the index of its layers and
-// records, which the report reuses for its detail files. hint is the
+// records, which the report reuses for its detail files (package --suite;
+// a single report is encoded into its folder, see runPackage). hint is the
 // expected size of the encoding (0 when unknown): see blockWriter.
 func encodeIndexed(d *contract.AnalyzeData, hint int64) ([]byte, *contract.Index, error) {
 	w := newBlockWriter(hint)
@@ -204,9 +205,11 @@ func inputBytes(sc *discover.Scope) int64 {
 	return n
 }
 
-// heapPerInputByte is about the peak heap of 'package' per byte of dumps
-// (1.27 GB for the 229 MB of a 200k-layer LLM engine; 'analyze' needs
-// less).
+// heapPerInputByte bounds the peak heap of 'package' per byte of dumps:
+// 1.27 GB for the 229 MB of a 200k-layer LLM engine while it held the dump
+// and the encoding in the heap, about 0.7 GB since it maps both. Priming
+// more than is used costs nothing (the space is never touched), so the
+// bound stays generous.
 const heapPerInputByte = 6
 
 // primeHeap readies the heap the analyses of scopes will grow to for huge
