@@ -36,17 +36,34 @@ func topLayers(b *contract.Backend, k int) []topLayer {
 	if b.Validation.AnalysisMode != contract.ModeLayerProfile {
 		return nil
 	}
-	idx := make([]int, 0, len(b.Records))
+	// Slowest first, ties by layer, then by record. The k best are kept
+	// sorted while the records stream past once: sorting all 10^5 of them
+	// to take 30 read records in random order (0.15 s at 200k layers).
+	before := func(x, y int) bool {
+		rx, ry := &b.Records[x], &b.Records[y]
+		return cmp.Or(cmp.Compare(ry.AvgMs, rx.AvgMs), cmp.Compare(rx.Layer, ry.Layer), cmp.Compare(x, y)) < 0
+	}
+	top := make([]int, 0, k+1)
 	for i := range b.Records {
-		if l := b.Records[i].Layer; l >= 0 && l < len(b.Layers) {
-			idx = append(idx, i)
+		if l := b.Records[i].Layer; l < 0 || l >= len(b.Layers) || k <= 0 {
+			continue
+		}
+		if len(top) == k && !before(i, top[k-1]) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, i, func(t, i int) int {
+			if before(t, i) {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, at, i)
+		if len(top) > k {
+			top = top[:k]
 		}
 	}
-	slices.SortFunc(idx, func(x, y int) int {
-		return cmp.Or(cmp.Compare(b.Records[y].AvgMs, b.Records[x].AvgMs), cmp.Compare(b.Records[x].Layer, b.Records[y].Layer))
-	})
-	out := make([]topLayer, 0, min(k, len(idx)))
-	for _, i := range idx[:min(k, len(idx))] {
+	out := make([]topLayer, 0, len(top))
+	for _, i := range top {
 		r := &b.Records[i]
 		out = append(out, topLayer{Layer: r.Layer, Name: r.Name, AvgMs: r.AvgMs, Percentage: r.Percentage, LayerType: r.LayerType, Precision: r.Precision})
 	}

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -149,5 +151,40 @@ func BenchmarkBuildColumns(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buildColumns(&d.Results[0])
+	}
+}
+
+// TestTopLayersSameAsSort: keeping the k slowest while streaming gives the
+// first k of all records sorted slowest first (ties by layer, then record).
+func TestTopLayersSameAsSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for c := range 50 {
+		n := r.IntN(200)
+		b := &contract.Backend{Validation: contract.BackendValidation{AnalysisMode: contract.ModeLayerProfile}, Layers: make([]contract.Layer, n)}
+		for i := range n + r.IntN(5) {
+			l := r.IntN(n+2) - 1 // some records without a layer (-1, n)
+			b.Records = append(b.Records, contract.Record{Name: fmt.Sprint("r", i), Layer: l, AvgMs: float64(r.IntN(20)) / 8})
+		}
+		k := r.IntN(40)
+		var idx []int
+		for i, rec := range b.Records {
+			if rec.Layer >= 0 && rec.Layer < n {
+				idx = append(idx, i)
+			}
+		}
+		slices.SortStableFunc(idx, func(x, y int) int {
+			return cmp.Or(cmp.Compare(b.Records[y].AvgMs, b.Records[x].AvgMs), cmp.Compare(b.Records[x].Layer, b.Records[y].Layer))
+		})
+		var want []string
+		for _, i := range idx[:min(k, len(idx))] {
+			want = append(want, b.Records[i].Name)
+		}
+		var got []string
+		for _, x := range topLayers(b, k) {
+			got = append(got, x.Name)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d (k %d): top %q, want %q", c, k, got, want)
+		}
 	}
 }
