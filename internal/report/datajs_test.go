@@ -17,7 +17,9 @@ func TestWriteJSAssignment(t *testing.T) {
 		{"comment open", `["<!--"]`, `window.X = ["\u003c!--"];` + "\n"},
 		{"ampersand", `"a&b"`, `window.X = "a\u0026b";` + "\n"},
 		{"line separators", "\"a\u2028b\u2029c\"", `window.X = "a\u2028b\u2029c";` + "\n"},
-		{"other multibyte kept", `"é—€"`, "window.X = \"é—€\";\n"},
+		{"every other non-ASCII character escaped", `"é—€×µ"`, `window.X = "\u00e9\u2014\u20ac\u00d7\u00b5";` + "\n"},
+		{"beyond U+FFFF as a surrogate pair", `"a😀b"`, `window.X = "a\ud83d\ude00b";` + "\n"},
+		{"invalid UTF-8 as U+FFFD", "\"a\xffb\"", `window.X = "a\ufffdb";` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,8 +51,10 @@ func FuzzWriteEscapedJSON(f *testing.F) {
 		}
 		out := buf.String()
 		body := strings.TrimSuffix(strings.TrimPrefix(out, "window.X = "), ";\n")
-		if strings.ContainsAny(body, "<>&\u2028\u2029") {
-			t.Fatalf("unescaped character left in %q", body)
+		for _, c := range []byte(body) {
+			if c == '<' || c == '>' || c == '&' || c >= 0x80 {
+				t.Fatalf("unescaped character %q left in %q", c, body)
+			}
 		}
 		var got any
 		if err := json.Unmarshal([]byte(body), &got); err != nil {
@@ -80,8 +84,9 @@ func BenchmarkWriteJSAssignment(b *testing.B) {
 // it needs) escaping at every offset of a plain run, so that both the
 // eight-byte scan and the byte loop meet it at every alignment.
 func TestEscapeAtEveryPosition(t *testing.T) {
-	ref := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "\u2028", `\u2028`, "\u2029", `\u2029`)
-	for _, c := range []string{"<", ">", "&", "\u2028", "\u2029", "—", "€", "é"} {
+	ref := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "\u2028", `\u2028`, "\u2029", `\u2029`,
+		"—", `\u2014`, "€", `\u20ac`, "é", `\u00e9`, "😀", `\ud83d\ude00`, "\x7f", "\x7f")
+	for _, c := range []string{"<", ">", "&", "\u2028", "\u2029", "—", "€", "é", "😀", "\x7f"} {
 		for n := range 20 {
 			for _, tail := range []int{0, 3, 11} {
 				s := strings.Repeat("a", n) + c + strings.Repeat("b", tail)
