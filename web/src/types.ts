@@ -115,6 +115,10 @@ export interface Analysis { present: boolean; html: string; file: string }
 
 declare global {
   interface Window {
+    /** data.js: the analysis without its per-layer arrays — layers,
+     *  records, graph.edges, graph.topo_order and overview[].layers are
+     *  empty (internal/report/view.go summary); the columns scripts and
+     *  details chunks hold them. */
     TRTPERF_DATA?: AnalyzeData;
     TRTPERF_ANALYSIS?: Analysis;
     TRTPERF_VIEW?: BackendView[];
