@@ -2,6 +2,9 @@ package report
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,21 +17,36 @@ import (
 // graph, and Chromium reads, decodes and parses a script at a few tens of
 // MB/s (a 13.5 MB script of 10^5 layers took 0.6 s to load even as one
 // comment), so its bytes are the cost. appendColumns therefore writes the
-// columns in a compact form that web/src/loader.ts expands:
+// columns in a compact form that web/src/loader.ts expands. Numbers go in
+// base64 strings of bytes ("binary" below): V8 scans a base64 string
+// literal at about twice the speed per byte of an array of numbers, and
+// the bytes are a third to a half of the decimal text.
 //
-//	names       {"parts": [[piece, ...], ...], "t": ints, "v": [number, ...]}:
-//	            each name is a template (the text between its decimal
-//	            numbers) and the numbers; name i is parts[t[i]] joined with
-//	            the next len(parts[t[i]])-1 numbers of v. Plain array of
-//	            names when that is not shorter.
-//	ints        an int column: [v, ...], or {"runs": [v, count, ...]} when
-//	            that is shorter (precision, subgraph, Myelin graph ids)
-//	edges       producer/consumer pairs as differences: producer minus the
-//	            previous producer, consumer minus its producer
+//	binary ints an int column: base64 of each value's zigzag LEB128 varint
+//	            (encoding/binary's Uvarint of (v << 1) ^ (v >> 63)): one
+//	            byte for -64..63, two up to ±8191
+//	ints        binary ints, one per value, or {"runs": binary ints of
+//	            value, count, ...} when that is shorter (precision,
+//	            subgraph, Myelin graph ids)
+//	names       {"parts": [[piece, ...], ...], "t": ints, "v": binary
+//	            ints}: each name is a template (the text between its
+//	            decimal numbers) and the numbers; name i is parts[t[i]]
+//	            joined with the next len(parts[t[i]])-1 numbers of v.
+//	            Plain array of names when that is not shorter.
+//	floats      {"dec": binary ints}: each value as m, e, the digits of its
+//	            shortest decimal form and the power of ten, so that value
+//	            = m / 10^-e (e < 0) or m × 10^e — one correctly rounded
+//	            operation on two exact doubles, so the same double as the
+//	            decimal text — when that holds for every value; else
+//	            {"f64": base64 of the little-endian doubles}. null when
+//	            untimed.
+//	edges       binary ints of producer/consumer pairs as differences:
+//	            producer minus the previous producer, consumer minus its
+//	            producer
 //	topo        null for the identity order
 //
-// Everything else (strings, avg, pct, roofline) is written as it is. The
-// tactic column is in its own script (writeTactics), loaded later.
+// Strings and the roofline are written as they are. The tactic column is in
+// its own script (writeTactics), loaded later.
 
 // appendColumns appends c as the JSON object the loader expects.
 func appendColumns(b []byte, c *columns) ([]byte, error) {
@@ -51,28 +69,26 @@ func appendColumns(b []byte, c *columns) ([]byte, error) {
 	}
 	var err error
 	b = append(b, `,"avg":`...)
-	if b, err = appendFloats(b, "avg_ms", c.Avg); err != nil {
+	if b, err = appendFloatColumn(b, "avg_ms", c.Avg); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"pct":`...)
-	if b, err = appendFloats(b, "percentage", c.Pct); err != nil {
+	if b, err = appendFloatColumn(b, "percentage", c.Pct); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"topo":`...)
 	b = appendTopo(b, c.Topo)
-	b = append(b, `,"edges":[`...)
+	b = append(b, `,"edges":`...)
+	raw := make([]byte, 0, len(c.EdgesFlat)*2)
 	prev := int32(0)
 	for k := 0; k+1 < len(c.EdgesFlat); k += 2 {
-		if k > 0 {
-			b = append(b, ',')
-		}
 		p, q := c.EdgesFlat[k], c.EdgesFlat[k+1]
-		b = strconv.AppendInt(b, int64(p-prev), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(q-p), 10)
+		raw = appendZigzag(raw, int64(p-prev))
+		raw = appendZigzag(raw, int64(q-p))
 		prev = p
 	}
-	b = append(b, `],"roofline":`...)
+	b = appendB64(b, raw)
+	b = append(b, `,"roofline":`...)
 	if b, err = appendRoofline(b, c.Roofline); err != nil {
 		return nil, err
 	}
@@ -101,40 +117,39 @@ func appendIntList(b []byte, v []int32) []byte {
 	return append(b, ']')
 }
 
-// appendInts writes v as a plain array or as runs, whichever is shorter.
+// appendZigzag appends v's zigzag varint.
+func appendZigzag(raw []byte, v int64) []byte {
+	return binary.AppendUvarint(raw, uint64(v<<1)^uint64(v>>63))
+}
+
+// appendB64 appends raw as a base64 JSON string.
+func appendB64(b, raw []byte) []byte {
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, raw)
+	return append(b, '"')
+}
+
+// appendInts writes v as binary ints, or as runs when that is shorter.
 func appendInts(b []byte, v []int32) []byte {
-	runs, size := 0, 0 // runs, and the digits of their values and counts
-	for i := 0; i < len(v); {
-		j := i + 1
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		runs++
-		size += digits(int64(v[i])) + digits(int64(j-i)) + 2
-		i = j
-	}
-	plain := len(v)
+	plain := make([]byte, 0, len(v))
 	for _, x := range v {
-		plain += digits(int64(x))
+		plain = appendZigzag(plain, int64(x))
 	}
-	if size+len(`{"runs":}`) >= plain {
-		return appendIntList(b, v)
-	}
-	b = append(b, `{"runs":[`...)
-	for i := 0; i < len(v); {
+	var runs []byte
+	for i := 0; i < len(v) && len(runs) < len(plain); {
 		j := i + 1
 		for j < len(v) && v[j] == v[i] {
 			j++
 		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(j-i), 10)
+		runs = appendZigzag(appendZigzag(runs, int64(v[i])), int64(j-i))
 		i = j
 	}
-	return append(b, "]}"...)
+	enc := base64.StdEncoding
+	if enc.EncodedLen(len(runs))+len(`{"runs":}`) >= enc.EncodedLen(len(plain)) {
+		return appendB64(b, plain)
+	}
+	b = append(b, `{"runs":`...)
+	return append(appendB64(b, runs), '}')
 }
 
 // digits is the length of x in decimal.
@@ -150,10 +165,17 @@ func digits(x int64) int {
 }
 
 func appendFloat(b []byte, name string, f float64) ([]byte, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("layer column %s holds %v, which the report cannot carry", name, f)
+	if err := checkFinite(name, f); err != nil {
+		return nil, err
 	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64), nil
+}
+
+func checkFinite(name string, f float64) error {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("layer column %s holds %v, which the report cannot carry", name, f)
+	}
+	return nil
 }
 
 func appendFloats(b []byte, name string, v []float64) ([]byte, error) {
@@ -171,6 +193,87 @@ func appendFloats(b []byte, name string, v []float64) ([]byte, error) {
 		}
 	}
 	return append(b, ']'), nil
+}
+
+// pow10 are the powers of ten a double holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimal returns f as m × 10^e, m the digits of f's shortest decimal
+// form, when m / 10^-e (e < 0) or m × 10^e gives f back: m and the power
+// are exact doubles (|m| < 2^53, |e| ≤ 22), so the one operation is
+// correctly rounded, in JavaScript as in Go. The result is checked anyway.
+func decimal(f float64, buf []byte) (m int64, e int, ok bool) {
+	if f == 0 {
+		return 0, 0, !math.Signbit(f) // -0 would come back as 0
+	}
+	s := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // -d.ddde-05
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	k := bytes.IndexByte(s, 'e')
+	if k < 0 {
+		return 0, 0, false
+	}
+	x, err := strconv.Atoi(string(s[k+1:]))
+	if err != nil {
+		return 0, 0, false
+	}
+	e = x
+	for i, c := range s[:k] {
+		if c == '.' {
+			e -= k - i - 1
+			continue
+		}
+		if m > (1<<53-1-9)/10 {
+			return 0, 0, false
+		}
+		m = m*10 + int64(c-'0')
+	}
+	if e < -22 || e > 22 {
+		return 0, 0, false
+	}
+	g := float64(m)
+	if e < 0 {
+		g /= pow10[-e]
+	} else {
+		g *= pow10[e]
+	}
+	if neg {
+		m, g = -m, -g
+	}
+	return m, e, g == f
+}
+
+// appendFloatColumn writes v as floats (see the top of the file).
+func appendFloatColumn(b []byte, name string, v []float64) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	dec := make([]byte, 0, 4*len(v))
+	var buf [32]byte
+	for _, f := range v {
+		if err := checkFinite(name, f); err != nil {
+			return nil, err
+		}
+		m, e, ok := decimal(f, buf[:])
+		if !ok {
+			dec = nil
+			break
+		}
+		dec = appendZigzag(appendZigzag(dec, m), int64(e))
+	}
+	if dec != nil && len(dec) <= 8*len(v) {
+		b = append(b, `{"dec":`...)
+		return append(appendB64(b, dec), '}'), nil
+	}
+	raw := make([]byte, 0, 8*len(v))
+	for _, f := range v {
+		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(f))
+	}
+	b = append(b, `{"f64":`...)
+	return append(appendB64(b, raw), '}'), nil
 }
 
 func appendTopo(b []byte, topo []int) []byte {
@@ -311,14 +414,12 @@ func appendNames(b []byte, names []string) []byte {
 	}
 	b = append(b, `],"t":`...)
 	b = appendInts(b, tid)
-	b = append(b, `,"v":[`...)
-	for k, v := range nums {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, v, 10)
+	b = append(b, `,"v":`...)
+	raw := make([]byte, 0, 2*len(nums))
+	for _, v := range nums {
+		raw = appendZigzag(raw, v)
 	}
-	return append(b, "]}"...)
+	return append(appendB64(b, raw), '}')
 }
 
 // writeColumns writes the columns script of backend bi.

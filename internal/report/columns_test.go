@@ -3,7 +3,10 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -25,30 +28,95 @@ type packedColumns struct {
 	Subgraph  json.RawMessage `json:"subgraph"`
 	Myelin    json.RawMessage `json:"myelin"`
 	EdgeLabel json.RawMessage `json:"edge_label"`
-	Avg       []float64       `json:"avg"`
-	Pct       []float64       `json:"pct"`
+	Avg       json.RawMessage `json:"avg"`
+	Pct       json.RawMessage `json:"pct"`
 	Topo      []int           `json:"topo"`
-	Edges     []int32         `json:"edges"`
+	Edges     json.RawMessage `json:"edges"`
 	Roofline  *struct {
 		Layer []int32 `json:"layer"`
 	} `json:"roofline"`
 }
 
+// binaryInts decodes binary ints: a base64 string of zigzag varints.
+func binaryInts(t *testing.T, raw json.RawMessage) []int64 {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("binary ints %.80s: %v", raw, err)
+	}
+	bin, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatalf("binary ints %.80s: %v", s, err)
+	}
+	var out []int64
+	for len(bin) > 0 {
+		u, k := binary.Uvarint(bin)
+		if k <= 0 {
+			t.Fatalf("binary ints: bad varint at %x", bin)
+		}
+		out = append(out, int64(u>>1)^-int64(u&1))
+		bin = bin[k:]
+	}
+	return out
+}
+
 func expandInts(t *testing.T, raw json.RawMessage, n int) []int32 {
 	t.Helper()
-	var plain []int32
-	if json.Unmarshal(raw, &plain) == nil {
-		return plain
-	}
-	var r struct{ Runs []int32 }
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatalf("int column %s: %v", raw, err)
+	var r struct{ Runs json.RawMessage }
+	if raw[0] == '"' {
+		r.Runs = nil
+	} else if err := json.Unmarshal(raw, &r); err != nil || r.Runs == nil {
+		t.Fatalf("int column %.80s: %v", raw, err)
 	}
 	out := make([]int32, 0, n)
-	for k := 0; k+1 < len(r.Runs); k += 2 {
-		for range r.Runs[k+1] {
-			out = append(out, r.Runs[k])
+	if r.Runs == nil {
+		for _, v := range binaryInts(t, raw) {
+			out = append(out, int32(v))
 		}
+		return out
+	}
+	runs := binaryInts(t, r.Runs)
+	for k := 0; k+1 < len(runs); k += 2 {
+		for range runs[k+1] {
+			out = append(out, int32(runs[k]))
+		}
+	}
+	return out
+}
+
+// expandFloats undoes appendFloatColumn the way loader.ts does: m / 10^-e
+// or m × 10^e, or the raw doubles.
+func expandFloats(t *testing.T, raw json.RawMessage) []float64 {
+	t.Helper()
+	if string(raw) == "null" {
+		return nil
+	}
+	var f struct {
+		Dec json.RawMessage `json:"dec"`
+		F64 string          `json:"f64"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatalf("float column %.80s: %v", raw, err)
+	}
+	out := []float64{}
+	if f.Dec != nil {
+		v := binaryInts(t, f.Dec)
+		for k := 0; k+1 < len(v); k += 2 {
+			m, e := float64(v[k]), v[k+1]
+			if e < 0 {
+				out = append(out, m/pow10[-e])
+			} else {
+				out = append(out, m*pow10[e])
+			}
+		}
+		return out
+	}
+	bin, err := base64.StdEncoding.DecodeString(f.F64)
+	if err != nil || len(bin)%8 != 0 {
+		t.Fatalf("f64 column: %v (%d bytes)", err, len(bin))
+	}
+	for k := 0; k < len(bin); k += 8 {
+		out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(bin[k:])))
 	}
 	return out
 }
@@ -62,24 +130,25 @@ func expandNames(t *testing.T, raw json.RawMessage, n int) []string {
 	var p struct {
 		Parts [][]string      `json:"parts"`
 		T     json.RawMessage `json:"t"`
-		V     []int64         `json:"v"`
+		V     json.RawMessage `json:"v"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		t.Fatalf("names %s: %v", raw, err)
 	}
 	out := make([]string, n)
 	at := 0
+	v := binaryInts(t, p.V)
 	for i, id := range expandInts(t, p.T, n) {
 		parts := p.Parts[id]
 		s := parts[0]
 		for _, piece := range parts[1:] {
-			s += strconv.FormatInt(p.V[at], 10) + piece
+			s += strconv.FormatInt(v[at], 10) + piece
 			at++
 		}
 		out[i] = s
 	}
-	if at != len(p.V) {
-		t.Errorf("names use %d of %d numbers", at, len(p.V))
+	if at != len(v) {
+		t.Errorf("names use %d of %d numbers", at, len(v))
 	}
 	return out
 }
@@ -102,11 +171,12 @@ func TestColumnsRoundTrip(t *testing.T) {
 	for bi := range d.Results {
 		c, _ := buildColumns(&d.Results[bi])
 		p, _ := packColumns(t, c)
-		edges := make([]int32, len(p.Edges))
+		d := binaryInts(t, p.Edges)
+		edges := make([]int32, len(d))
 		prev := int32(0)
-		for k := 0; k+1 < len(p.Edges); k += 2 {
-			prev += p.Edges[k]
-			edges[k], edges[k+1] = prev, prev+p.Edges[k+1]
+		for k := 0; k+1 < len(d); k += 2 {
+			prev += int32(d[k])
+			edges[k], edges[k+1] = prev, prev+int32(d[k+1])
 		}
 		topo := p.Topo
 		if topo == nil {
@@ -124,7 +194,7 @@ func TestColumnsRoundTrip(t *testing.T) {
 			{"type", expandInts(t, p.Type, p.N), c.TypeID}, {"precision", expandInts(t, p.Precision, p.N), c.PrecID},
 			{"subgraph", expandInts(t, p.Subgraph, p.N), c.SubID},
 			{"myelin", expandInts(t, p.Myelin, p.N), c.Myelin}, {"edge_label", expandInts(t, p.EdgeLabel, len(edges)/2), c.EdgeLabel},
-			{"avg", p.Avg, c.Avg}, {"pct", p.Pct, c.Pct}, {"topo", topo, c.Topo}, {"edges", edges, c.EdgesFlat},
+			{"avg", expandFloats(t, p.Avg), c.Avg}, {"pct", expandFloats(t, p.Pct), c.Pct}, {"topo", topo, c.Topo}, {"edges", edges, c.EdgesFlat},
 		} {
 			if !reflect.DeepEqual(x.got, x.want) {
 				t.Errorf("backend %d %s: expands to %v, want %v", bi, x.name, x.got, x.want)
@@ -256,4 +326,80 @@ func TestColumnsSmallerAndDeterministic(t *testing.T) {
 	if len(a) >= len(plain) {
 		t.Errorf("compact columns %d bytes, plain JSON %d", len(a), len(plain))
 	}
+}
+
+var tenth = 0.1 // a variable: constant arithmetic would be exact
+
+func TestFloatColumn(t *testing.T) {
+	tests := []struct {
+		name string
+		v    []float64
+		form string
+	}{
+		{"profile numbers", []float64{0.00216144, 0.0000186164, 0.982451, 0, 12.5, 100, 1e22, 3e-22, -0.25, 123456789012345}, "dec"},
+		{"16 digits among short ones", []float64{1.0 / 3, 0.5, 0.25, 1}, "dec"},
+		{"16 digits: doubles are shorter", []float64{1.0 / 3, 2.0 / 3}, "f64"},
+		{"shortest form of 17 digits", []float64{1, tenth + 0.2}, "f64"}, // 0.30000000000000004
+		{"beyond 10^±22", []float64{1, 1e-30}, "f64"},
+		{"negative zero", []float64{1, math.Copysign(0, -1)}, "f64"},
+		{"subnormal and extremes", []float64{5e-324, math.MaxFloat64, -math.SmallestNonzeroFloat64}, "f64"},
+		{"empty", []float64{}, "dec"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := appendFloatColumn(nil, "x", tt.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(raw, []byte(`{"`+tt.form+`":`)) {
+				t.Errorf("written as %.20s, want the %s form", raw, tt.form)
+			}
+			checkFloatsExact(t, expandFloats(t, raw), tt.v)
+		})
+	}
+	if _, err := appendFloatColumn(nil, "avg_ms", []float64{1, math.NaN()}); err == nil {
+		t.Error("NaN written without an error")
+	}
+	if raw, _ := appendFloatColumn(nil, "x", nil); string(raw) != "null" {
+		t.Errorf("untimed column written %s", raw)
+	}
+}
+
+// checkFloatsExact: the same doubles bit for bit (the table shows the
+// numbers analyze-data.json holds).
+func checkFloatsExact(t *testing.T, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d values expand to %d", len(want), len(got))
+	}
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Errorf("value %d: %v (%016x) expands to %v (%016x)", i, want[i], math.Float64bits(want[i]), got[i], math.Float64bits(got[i]))
+		}
+	}
+}
+
+// FuzzFloatColumn: any finite doubles expand to themselves, bit for bit.
+func FuzzFloatColumn(f *testing.F) {
+	f.Add(0.00216144, 1e-7, int64(0))
+	f.Add(0.1, 1e22, int64(1))
+	f.Add(-0.0, 5e-324, int64(-1))
+	f.Fuzz(func(t *testing.T, a, b float64, bits int64) {
+		v := []float64{a, b, math.Float64frombits(uint64(bits)), a * 1e-3, b / 7}
+		finite := v[:0]
+		for _, x := range v {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				finite = append(finite, x)
+			}
+		}
+		raw, err := appendFloatColumn(nil, "x", finite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFloatsExact(t, expandFloats(t, raw), finite)
+		for _, x := range finite {
+			one, _ := appendFloatColumn(nil, "x", []float64{x})
+			checkFloatsExact(t, expandFloats(t, one), []float64{x})
+		}
+	})
 }

@@ -295,6 +295,16 @@ function main(): void {
     layerByName: (name: string) => (current?.m ? current.m.names.indexOf(name) : -1),
     treemap: () => current?.tree?.report(),
     roofline: () => current?.roof?.report(),
+    // The model's columns as the app read them, for the test that holds
+    // them to analyze-data.json (NaN, no timing, as null).
+    columns: () => {
+      const m = current?.m;
+      if (!m) return null;
+      const num = (v: Float64Array) => Array.from(v, (x) => (isNaN(x) ? null : x));
+      const edges: number[] = [];
+      for (let i = 0; i < m.n; i++) for (let k = m.outStart[i]; k < m.outStart[i + 1]; k++) edges.push(i, m.outAdj[k]);
+      return { names: m.names, type: m.type, precision: m.precision, avg: num(m.avg), pct: num(m.pct), order: Array.from(m.order), edges };
+    },
   };
 }
 

@@ -20,8 +20,8 @@ export interface Columns {
   type: ArrayLike<number>;
   precision: ArrayLike<number>;
   subgraph: ArrayLike<number>;
-  avg: number[] | null;
-  pct: number[] | null;
+  avg: ArrayLike<number> | null;
+  pct: ArrayLike<number> | null;
   myelin: ArrayLike<number>;
   /** topological order */
   topo: ArrayLike<number>;
@@ -33,8 +33,16 @@ export interface Columns {
   roofline?: Work | null;
 }
 
-/** An int column in layers-<b>.js: plain, or [value, count, ...] runs. */
-export type PackedInts = number[] | { runs: number[] };
+/** Binary ints: base64 of zigzag LEB128 varints, one per value. */
+export type BinaryInts = string;
+
+/** An int column in layers-<b>.js: one binary int per value, or
+ *  value, count, ... runs. */
+export type PackedInts = BinaryInts | { runs: BinaryInts };
+
+/** A float column: m, e pairs of binary ints (value = m / 10^-e or
+ *  m × 10^e), or base64 of the little-endian doubles; null when untimed. */
+export type PackedFloats = { dec: BinaryInts } | { f64: string } | null;
 
 /** layers-<b>.js as written by internal/report/columns.go. */
 export interface PackedColumns {
@@ -42,17 +50,17 @@ export interface PackedColumns {
   timed: boolean;
   strings: string[];
   /** plain, or templates: name i is parts[t[i]] joined with the next numbers of v */
-  names: string[] | { parts: string[][]; t: PackedInts; v: number[] };
+  names: string[] | { parts: string[][]; t: PackedInts; v: BinaryInts };
   type: PackedInts;
   precision: PackedInts;
   subgraph: PackedInts;
-  avg: number[] | null;
-  pct: number[] | null;
+  avg: PackedFloats;
+  pct: PackedFloats;
   myelin: PackedInts;
   /** null for the identity order */
   topo: number[] | null;
   /** producer minus the previous producer, consumer minus its producer */
-  edges: number[];
+  edges: BinaryInts;
   edge_label: PackedInts;
   roofline?: Work | null;
 }
