@@ -3,7 +3,7 @@
 // for big engines that expand when clicked.
 import { h, clear, ellipsis, fmtMs, fmtPct } from "./dom";
 import { groupLayers, layout, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
-import { distinct, type Model } from "./model";
+import { distinctIds, type Model } from "./model";
 import { contrast, inkOn } from "./contrast";
 
 /** Engines above this many layers start grouped. */
@@ -101,12 +101,11 @@ export class GraphView {
 
   constructor(m: Model) {
     this.m = m;
-    const counts = new Map<string, number>();
-    for (const t of m.type) counts.set(t, (counts.get(t) || 0) + 1);
-    this.types = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map((e) => e[0]);
+    this.types = distinctIds(m, m.typeId);
     for (const t of this.types) this.typeColor.set(t, typeColor(t));
+    const conv = m.strings.map(isConversion);
     this.conv = new Uint8Array(m.n);
-    for (let i = 0; i < m.n; i++) if (isConversion(m.type[i])) this.conv[i] = 1;
+    for (let i = 0; i < m.n; i++) if (conv[m.typeId[i]]) this.conv[i] = 1;
 
     this.alt = h("p", { class: "sr-only", id: "graph-alt", attrs: { "aria-live": "polite" } });
     this.canvas = h("canvas", { id: "graph-canvas", attrs: { role: "img", "aria-roledescription": "layer graph", "aria-describedby": "graph-alt graph-help",
@@ -725,7 +724,7 @@ export class GraphView {
       this.legend.appendChild(h("span", { class: "legend-item" }, h("span", { text: "0 ms" }), bar,
         h("span", { text: `${fmtMs(max, 4)} (slowest layer; log scale, groups sum their layers)` })));
     } else if (this.colorBy === "precision") {
-      for (const p of distinct(this.m.precision)) item(precisionColor(p), p);
+      for (const p of distinctIds(this.m, this.m.precisionId)) item(precisionColor(p), p);
     } else {
       let k = 0;
       for (const t of this.types) {

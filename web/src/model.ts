@@ -10,6 +10,9 @@ export interface Model {
   names: string[];
   type: string[];
   precision: string[];
+  /** the type and precision columns as ids in strings */
+  typeId: Int32Array;
+  precisionId: Int32Array;
   /** "" until setTactics (tactics-<b>.js loads after the table and graph) */
   tactic: string[];
   subgraph: string[]; // "" without _subgraph
@@ -39,20 +42,21 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
   const precision = new Array<string>(n);
   const tactic = new Array<string>(n).fill("");
   const subgraph = new Array<string>(n);
-  const avg = new Float64Array(n).fill(NaN);
-  const pct = new Float64Array(n).fill(NaN);
+  const typeId = ints(c.type), precisionId = ints(c.precision);
   let maxAvg = 0;
   for (let i = 0; i < n; i++) {
-    type[i] = s[c.type[i]];
-    precision[i] = s[c.precision[i]];
+    type[i] = s[typeId[i]];
+    precision[i] = s[precisionId[i]];
     subgraph[i] = c.subgraph[i] >= 0 ? s[c.subgraph[i]] : "";
   }
+  let avg: Float64Array, pct: Float64Array;
   if (c.timed && c.avg && c.pct) {
-    for (let i = 0; i < n; i++) {
-      avg[i] = c.avg[i];
-      pct[i] = c.pct[i];
-      if (avg[i] > maxAvg) maxAvg = avg[i];
-    }
+    avg = floats(c.avg);
+    pct = floats(c.pct);
+    for (let i = 0; i < n; i++) if (avg[i] > maxAvg) maxAvg = avg[i];
+  } else {
+    avg = new Float64Array(n).fill(NaN);
+    pct = new Float64Array(n).fill(NaN);
   }
   const order = Int32Array.from(c.topo);
   const pos = new Int32Array(n);
@@ -82,9 +86,28 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
     inAdj[iFill[e[k + 1]]++] = e[k];
   }
   return {
-    b, bi, n, names: c.names, type, precision, tactic, subgraph, avg, pct, pos, order,
+    b, bi, n, names: c.names, type, precision, typeId, precisionId, tactic, subgraph, avg, pct, pos, order,
     timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin),
   };
+}
+
+function ints(v: ArrayLike<number>): Int32Array {
+  return v instanceof Int32Array ? v : Int32Array.from(v);
+}
+
+function floats(v: ArrayLike<number>): Float64Array {
+  return v instanceof Float64Array ? v : Float64Array.from(v);
+}
+
+/** Distinct values of a column held as ids in m.strings, most frequent
+ *  first, ties by name: distinct() of the strings, counted by id. */
+export function distinctIds(m: Model, ids: Int32Array): string[] {
+  const count = new Int32Array(m.strings.length);
+  for (let i = 0; i < ids.length; i++) count[ids[i]]++;
+  const used: number[] = [];
+  for (let k = 0; k < count.length; k++) if (count[k] > 0) used.push(k);
+  const s = m.strings;
+  return used.sort((a, b) => count[b] - count[a] || (s[a] < s[b] ? -1 : s[a] > s[b] ? 1 : 0)).map((k) => s[k]);
 }
 
 /** Fills the tactic column once tactics-<b>.js has loaded. */

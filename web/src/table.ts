@@ -3,7 +3,7 @@
 // so 10^5 layers scroll as smoothly as 10.
 import { h, clear, fmtMs, fmtPct } from "./dom";
 import { loadSources } from "./loader";
-import { distinct, type Model } from "./model";
+import { distinctIds, type Model } from "./model";
 
 const ROW_H = 26;
 
@@ -74,8 +74,8 @@ export class LayerTable {
     this.chip.hidden = true;
     const controls = h("div", { class: "table-controls" },
       input("filter-name", "Filter name", "name"),
-      select("filter-type", "All types", distinct(m.type), "type"),
-      select("filter-precision", "All precisions", distinct(m.precision), "precision"),
+      select("filter-type", "All types", distinctIds(m, m.typeId), "type"),
+      select("filter-precision", "All precisions", distinctIds(m, m.precisionId), "precision"),
       input("filter-tactic", "Filter tactic", "tactic"),
       input("filter-source", "Filter source op / metadata", "source"),
       sortSel, this.countEl, this.chip);
