@@ -130,7 +130,7 @@ var rules = []rule{
 // no per-backend evaluator.
 var siblingRule = rule{ID: "sibling_delta", Title: "A sibling build of the same model in this folder is faster",
 	Meaning: "Another backend of the same model, measured the same way, takes less time; the part of the difference no other finding explains is this finding's price.",
-	Price: fmt.Sprintf("measured difference to the fastest comparable sibling, minus the prices of this backend's findings the sibling fixed (a finding the sibling also has, priced there at least %g× the price here, is a cost both pay and is not in the difference); no finding when the rest is within the fixed findings' high prices (their estimates' error).", limits.siblingSharedRatio),
+	Price:   fmt.Sprintf("measured difference to the fastest comparable sibling, minus the prices of this backend's findings the sibling fixed (a finding the sibling also has, priced there at least %g× the price here, is a cost both pay and is not in the difference); no finding when the rest is within the fixed findings' high prices (their estimates' error).", limits.siblingSharedRatio),
 	Refuted: "the two builds measured on different GPUs, batch sizes or with different profilers."}
 
 // Evaluate runs every rule and every positive on one passed layer_profile
