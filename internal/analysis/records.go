@@ -16,8 +16,9 @@ func deriveFacts(ls []engine.Layer) []layerfacts.Facts {
 	out := make([]layerfacts.Facts, len(ls))
 	workers := runtime.GOMAXPROCS(0)
 	if len(ls) < 4096 || workers < 2 {
+		d := layerfacts.NewDeriver()
 		for i := range ls {
-			out[i] = layerfacts.Derive(&ls[i])
+			out[i] = d.Derive(&ls[i])
 		}
 		return out
 	}
@@ -26,8 +27,9 @@ func deriveFacts(ls []engine.Layer) []layerfacts.Facts {
 	for start := 0; start < len(ls); start += chunk {
 		end := min(start+chunk, len(ls))
 		wg.Go(func() {
+			d := layerfacts.NewDeriver() // one per goroutine
 			for i := start; i < end; i++ {
-				out[i] = layerfacts.Derive(&ls[i])
+				out[i] = d.Derive(&ls[i])
 			}
 		})
 	}

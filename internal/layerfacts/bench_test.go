@@ -40,5 +40,19 @@ func BenchmarkDeriveEngine(b *testing.B) {
 				_ = Derive(&layers[i%len(layers)])
 			}
 		})
+		// As the analysis derives a whole engine: one Deriver per goroutine.
+		b.Run(shape+"-deriver", func(b *testing.B) {
+			n := 20000
+			if testing.Short() {
+				n = 2000
+			}
+			layers := genLayers(b, shape, n)
+			d := NewDeriver()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				_ = d.Derive(&layers[i%len(layers)])
+			}
+		})
 	}
 }

@@ -7,6 +7,19 @@ import "strings"
 // separated by the visible stand-ins the dump parser writes for
 // U+001E/U+001F ("␞", "␟") or by the raw control characters themselves.
 func SourceOps(metadata string) []string {
+	var exact opSlab
+	return exact.sourceOps(metadata)
+}
+
+// opSlab hands out the source-op lists of many layers from shared blocks of
+// chunk strings (one allocation per block instead of one per layer); the
+// zero value allocates each list on its own, at its size.
+type opSlab struct {
+	buf   []string
+	chunk int
+}
+
+func (s *opSlab) sourceOps(metadata string) []string {
 	if strings.TrimSpace(metadata) == "" {
 		return nil
 	}
@@ -27,7 +40,11 @@ func SourceOps(metadata string) []string {
 		}
 		i += j + w
 	}
-	ops := make([]string, 0, n)
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]string, 0, max(n, s.chunk))
+	}
+	start := len(s.buf)
+	ops := s.buf[start:start:cap(s.buf)]
 	rest := metadata
 	off := 0 // offset of rest in metadata
 	for k := 0; ; k++ {
@@ -53,7 +70,9 @@ func SourceOps(metadata string) []string {
 		rest = rest[i+w:]
 		off += i + w
 	}
-	return ops
+	// Clipped: a caller appending to its list cannot reach the next one.
+	s.buf = s.buf[:start+len(ops)]
+	return ops[:len(ops):len(ops)]
 }
 
 // hasRawSep reports whether s holds the raw control-character separators
