@@ -150,7 +150,10 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		return idx, nil
 	}
 	target := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, ModelName: f.modelName, Timestamp: f.timestamp}
-	return publish(c, d, md, func() (string, error) { return publisher.PublishEncoding(d, encode, md, target) })
+	return publish(c, md, func() (string, *contract.AnalyzeData, error) {
+		dir, err := publisher.PublishEncoding(d, encode, md, target)
+		return dir, d, err
+	})
 }
 
 // reportGCPercent is the GOGC of the report phase (encode, validate, write
@@ -318,11 +321,19 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	if len(args) > 0 {
 		return cannotRun("give either a FOLDER or --analyze-data, not both (got folder %s)", args[0])
 	}
-	data, err := fsutil.ReadRegular(f.analyzeData)
-	if err != nil {
+	cannotRead := func(err error) error {
 		return cannotRun("cannot read --analyze-data %s: %v; give the path of an analyze-data.json ('trtperf analyze FOLDER --output F' writes one)", f.analyzeData, unwrapPath(err))
 	}
+	in, _, err := fsutil.OpenRegular(f.analyzeData)
+	if err != nil {
+		return cannotRead(err)
+	}
+	defer in.Close()
 	if f.reportDir != "" && report.IsReport(f.reportDir) {
+		data, err := fsutil.ReadRegular(f.analyzeData)
+		if err != nil {
+			return cannotRead(err)
+		}
 		if f.modelName != "" || f.timestamp != "" {
 			return cannotRun("--model-name and --timestamp name a new report folder; %s is an existing report, so pass only --analyze-md to replace its analysis", f.reportDir)
 		}
@@ -346,29 +357,47 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 			return cannotRun("%s is a report of another analysis; trtperf never writes into a non-empty folder, so choose a new --report-dir", f.reportDir)
 		}
 	}
-	d, idx, err := contract.DecodeIndexed(data)
-	if err != nil {
-		return &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
-	}
-	// The model name is recorded once, by analyze: repeating the same name
-	// is harmless, a different one would make the folder name disagree
-	// with the report it holds.
-	if f.modelName != "" && f.modelName != d.ModelName {
-		recorded := "no model_name"
-		if d.ModelName != "" {
-			recorded = fmt.Sprintf("model_name %q", d.ModelName)
+	// The file is copied into the report as it is and decoded from that
+	// copy (mapped, not read into the heap).
+	decode := func(data []byte) (*contract.AnalyzeData, *contract.Index, error) {
+		d, idx, err := contract.DecodeIndexed(data)
+		if err != nil {
+			return nil, nil, &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
 		}
-		return cannotRun("%s records %s and package does not change the analysis; to name the model, run 'trtperf analyze FOLDER --model-name %s --output %s' and package that file", f.analyzeData, recorded, f.modelName, f.analyzeData)
+		// The model name is recorded once, by analyze: repeating the same
+		// name is harmless, a different one would make the folder name
+		// disagree with the report it holds.
+		if f.modelName != "" && f.modelName != d.ModelName {
+			recorded := "no model_name"
+			if d.ModelName != "" {
+				recorded = fmt.Sprintf("model_name %q", d.ModelName)
+			}
+			return nil, nil, cannotRun("%s records %s and package does not change the analysis; to name the model, run 'trtperf analyze FOLDER --model-name %s --output %s' and package that file", f.analyzeData, recorded, f.modelName, f.analyzeData)
+		}
+		return d, idx, nil
 	}
 	t := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, Timestamp: f.timestamp}
-	return publish(c, d, md, func() (string, error) { return publisher.PublishIndexed(d, data, idx, md, t) })
+	var d *contract.AnalyzeData
+	return publish(c, md, func() (string, *contract.AnalyzeData, error) {
+		dir, err := publisher.PublishFile(in, func(data []byte) (*contract.AnalyzeData, *contract.Index, error) {
+			var idx *contract.Index
+			var err error
+			d, idx, err = decode(data)
+			return d, idx, err
+		}, md, t)
+		return dir, d, err
+	})
 }
 
-// publish runs the publisher's call (which publishes d, with md as its
-// analyze.md) and reports the result.
-func publish(c *cobra.Command, d *contract.AnalyzeData, md []byte, call func() (string, error)) error {
-	dir, err := call()
+// publish runs the publisher's call, which publishes an analysis (the d it
+// returns) with md as its analyze.md, and reports the result.
+func publish(c *cobra.Command, md []byte, call func() (string, *contract.AnalyzeData, error)) error {
+	dir, d, err := call()
 	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			return ee
+		}
 		var ve *report.ValidationError
 		if errors.As(err, &ve) {
 			return &ExitError{Code: ExitCheck, Err: err}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 )
 
 // ErrNotRegular is wrapped by ReadRegular's error for a path that is a
@@ -16,18 +17,11 @@ var ErrNotRegular = errors.New("not a regular file")
 // device or a socket is refused at once instead of hanging the command or
 // reading forever; the error names the kind of file.
 func ReadRegular(path string) ([]byte, error) {
-	f, err := openNoBlock(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
-	}
 	data := make([]byte, 0, st.Size()+1)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
@@ -42,6 +36,26 @@ func ReadRegular(path string) ([]byte, error) {
 			data = append(data, 0)[:len(data)]
 		}
 	}
+}
+
+// OpenRegular opens path for reading as ReadRegular does: without
+// blocking, and only if it is a regular file (the error names the kind of
+// file otherwise). It returns the file's information too.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
+	}
+	return f, st, nil
 }
 
 // FileKind names a file mode for messages: "folder", "FIFO (named pipe)",

@@ -145,14 +145,33 @@ func (p Publisher) PublishEncoding(d *contract.AnalyzeData, encode func(w io.Wri
 	return p.publish(d, source{encode: encode}, analyzeMD, t)
 }
 
-// source is the encoded analysis a report is published from: its bytes
-// and index, or the function that writes them (see PublishEncoding).
-type source struct {
-	encoded []byte
-	idx     *contract.Index
-	encode  func(w io.Writer) (*contract.Index, error)
+// PublishFile publishes the analyze-data.json open in f as it is: f is
+// copied into the staging folder (by the kernel where it can, so not
+// through the heap), the copy is read back as PublishEncoding reads its
+// file, and decode turns those bytes into the analysis and its index
+// (contract.DecodeIndexed, plus any check of the caller's; its error is
+// returned as it is, with nothing left behind). The copy is private to
+// this process, so a change to f meanwhile cannot fault the map.
+func (p Publisher) PublishFile(f *os.File, decode func(encoded []byte) (*contract.AnalyzeData, *contract.Index, error), analyzeMD []byte, t Target) (dir string, err error) {
+	return p.publish(nil, source{copyFrom: f, decode: decode}, analyzeMD, t)
 }
 
+// source is the encoded analysis a report is published from: its bytes
+// and index, the function that writes them (see PublishEncoding), or the
+// file to copy and the function that decodes the copy (see PublishFile).
+type source struct {
+	encoded  []byte
+	idx      *contract.Index
+	encode   func(w io.Writer) (*contract.Index, error)
+	copyFrom *os.File
+	decode   func(encoded []byte) (*contract.AnalyzeData, *contract.Index, error)
+}
+
+// written says whether the source is written into the staging folder.
+func (src *source) written() bool { return src.encode != nil || src.copyFrom != nil }
+
+// publish publishes d (nil for a source that decodes it, set once stage
+// has decoded it).
 func (p Publisher) publish(d *contract.AnalyzeData, src source, analyzeMD []byte, t Target) (dir string, err error) {
 	stamp := t.Timestamp
 	if stamp == "" {
@@ -191,10 +210,10 @@ func (p Publisher) publish(d *contract.AnalyzeData, src source, analyzeMD []byte
 		validating = true
 		go func() { verdict <- validate(encoded) }()
 	}
-	if src.encode == nil {
+	if !src.written() {
 		check(src.encoded)
 	}
-	staging, created, release, err := p.stage(parent, d, src, analyzeMD, check)
+	staging, created, release, err := p.stage(parent, &d, src, analyzeMD, check)
 	var verr error
 	if validating {
 		verr = <-verdict
@@ -275,7 +294,7 @@ func (p Publisher) publish(d *contract.AnalyzeData, src source, analyzeMD []byte
 // to check once complete; release frees what was read back for it (call
 // it once check's validation is done). On error stage has removed what it
 // created; release is never nil.
-func (p Publisher) stage(parent string, d *contract.AnalyzeData, src source, analyzeMD []byte, check func(encoded []byte)) (staging, created string, release func() error, err error) {
+func (p Publisher) stage(parent string, d **contract.AnalyzeData, src source, analyzeMD []byte, check func(encoded []byte)) (staging, created string, release func() error, err error) {
 	release = func() error { return nil }
 	created, err = fsutil.EnsureDir(parent)
 	if err != nil {
@@ -291,9 +310,23 @@ func (p Publisher) stage(parent string, d *contract.AnalyzeData, src source, ana
 		return "", "", release, fmt.Errorf("cannot create the report in %s (%w): %w; choose a writable folder", parent, ErrNotWritable, err)
 	}
 	encoded, idx, writeData := src.encoded, src.idx, true
-	if src.encode != nil {
+	if src.written() {
+		encode := src.encode
+		if src.copyFrom != nil {
+			encode = func(w io.Writer) (*contract.Index, error) {
+				if _, err := io.Copy(w, src.copyFrom); err != nil {
+					return nil, fmt.Errorf("copy %s: %w", src.copyFrom.Name(), err)
+				}
+				return nil, nil
+			}
+		}
 		var unmap func() error
-		encoded, idx, unmap, err = writeEncoding(filepath.Join(staging, FileAnalyzeData), src.encode)
+		encoded, idx, unmap, err = writeEncoding(filepath.Join(staging, FileAnalyzeData), encode)
+		if err == nil && src.decode != nil {
+			if *d, idx, err = src.decode(encoded); err != nil {
+				unmap()
+			}
+		}
 		if err != nil {
 			removeStaging(parent, staging, created)
 			return "", "", release, err
@@ -301,7 +334,7 @@ func (p Publisher) stage(parent string, d *contract.AnalyzeData, src source, ana
 		release, writeData = unmap, false
 		check(encoded)
 	}
-	if err := p.Builder.build(staging, d, encoded, idx, analyzeMD, writeData); err != nil {
+	if err := p.Builder.build(staging, *d, encoded, idx, analyzeMD, writeData); err != nil {
 		removeStaging(parent, staging, created)
 		return "", "", release, err
 	}

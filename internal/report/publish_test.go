@@ -484,3 +484,53 @@ func TestBuildDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishFile: a report published from a file copied into the staging
+// folder is the report published from its bytes; a decode error is
+// returned as it is and leaves nothing behind.
+func TestPublishFile(t *testing.T) {
+	d := reporttest.Synthetic(reporttest.Options{Layers: 300})
+	enc := encode(t, d)
+	root := t.TempDir()
+	src := filepath.Join(root, "analyze-data.json")
+	if err := os.WriteFile(src, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Publisher{}.Publish(d, enc, nil, Target{ReportDir: filepath.Join(root, "bytes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *os.File {
+		f, err := os.Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	got, err := Publisher{}.PublishFile(open(), contract.DecodeIndexed, nil, Target{ReportDir: filepath.Join(root, "file")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles, gotFiles := readTree(t, want), readTree(t, got)
+	if len(gotFiles) != len(wantFiles) {
+		t.Errorf("%d files, want %d", len(gotFiles), len(wantFiles))
+	}
+	for name, b := range wantFiles {
+		if !bytes.Equal(gotFiles[name], b) {
+			t.Errorf("%s differs (%d bytes, want %d)", name, len(gotFiles[name]), len(b))
+		}
+	}
+
+	parent := filepath.Join(root, "parent")
+	os.Mkdir(parent, 0o755)
+	before := reporttest.Listing(t, parent)
+	refused := errors.New("not an analysis (injected)")
+	_, err = Publisher{}.PublishFile(open(), func([]byte) (*contract.AnalyzeData, *contract.Index, error) { return nil, nil, refused }, nil, Target{ReportDir: filepath.Join(parent, "a", "r")})
+	if err != refused {
+		t.Errorf("error %v, want the decoder's", err)
+	}
+	if after := reporttest.Listing(t, parent); after != before {
+		t.Errorf("file system changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
