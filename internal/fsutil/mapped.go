@@ -1,6 +1,10 @@
 package fsutil
 
-import "os"
+import (
+	"fmt"
+	"io/fs"
+	"os"
+)
 
 // ReadMapped returns the contents of the regular file at path without
 // copying them into the heap where it can (CanMap): on Linux, macOS and
@@ -25,5 +29,12 @@ func ReadMapped(path string) (data []byte, release func() error, err error) {
 // when called) where CanMap, and reads it from its current offset to the
 // end elsewhere.
 func MapOpen(f *os.File) (data []byte, release func() error, err error) {
-	return mapOpen(f)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
+	}
+	return mapOpen(f, st.Size())
 }

@@ -14,15 +14,8 @@ import (
 // them into memory.
 const CanMap = true
 
-func mapOpen(f *os.File) ([]byte, func() error, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
-	}
-	n := st.Size()
+// mapOpen maps the n bytes of the regular file f read-only.
+func mapOpen(f *os.File, n int64) ([]byte, func() error, error) {
 	if n == 0 {
 		return []byte{}, func() error { return nil }, nil
 	}

@@ -3,9 +3,7 @@
 package fsutil
 
 import (
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
 )
 
@@ -13,14 +11,9 @@ import (
 // them into memory.
 const CanMap = false
 
-func mapOpen(f *os.File) ([]byte, func() error, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: fmt.Errorf("it is a %s, %w", FileKind(st.Mode()), ErrNotRegular)}
-	}
+// mapOpen reads the regular file f from its offset to its end (n, its
+// size, is not needed here: a file that grows meanwhile is read whole).
+func mapOpen(f *os.File, _ int64) ([]byte, func() error, error) {
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, nil, err
