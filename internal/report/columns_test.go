@@ -383,7 +383,7 @@ func checkFloatsExact(t *testing.T, got, want []float64) {
 func FuzzFloatColumn(f *testing.F) {
 	f.Add(0.00216144, 1e-7, int64(0))
 	f.Add(0.1, 1e22, int64(1))
-	f.Add(-0.0, 5e-324, int64(-1))
+	f.Add(math.Copysign(0, -1), 5e-324, int64(-1)) // negative zero
 	f.Fuzz(func(t *testing.T, a, b float64, bits int64) {
 		v := []float64{a, b, math.Float64frombits(uint64(bits)), a * 1e-3, b / 7}
 		finite := v[:0]
