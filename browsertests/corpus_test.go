@@ -20,6 +20,23 @@ import (
 
 // packageCLI runs `trtperf package args...` in-process and returns the
 // report folder it printed.
+// packageCorpus packages each of the corpus cases (folders under root) as
+// a user would and reads back the analyze-data.json of its report.
+func packageCorpus(t *testing.T, root string, cases []string) (dirs []string, data []*contract.AnalyzeData) {
+	t.Helper()
+	dirs = make([]string, len(cases))
+	data = make([]*contract.AnalyzeData, len(cases))
+	for i, c := range cases {
+		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+		d, err := contract.ReadFile(filepath.Join(dirs[i], "analyze-data.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[i] = d
+	}
+	return dirs, data
+}
+
 func packageCLI(tb testing.TB, args ...string) string {
 	tb.Helper()
 	var out, errb bytes.Buffer
@@ -164,16 +181,7 @@ func (p *page) elementShot(tb testing.TB, sel, name string) {
 func TestCorpusFirstScreen(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16"}
-	dirs := make([]string, len(cases))
-	data := make([]*contract.AnalyzeData, len(cases))
-	for i, c := range cases {
-		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-		d, err := contract.ReadFile(filepath.Join(dirs[i], "analyze-data.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data[i] = d
-	}
+	dirs, data := packageCorpus(t, root, cases)
 	// The same folder packaged with --full-paths shows the whole path.
 	abs, err := filepath.Abs(filepath.Join(root, cases[0]))
 	if err != nil {

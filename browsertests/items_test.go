@@ -2,7 +2,6 @@ package browsertests
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,16 +27,7 @@ import (
 func TestCorpusGraphItems(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16"}
-	dirs := make([]string, len(cases))
-	data := make([]*contract.AnalyzeData, len(cases))
-	for i, c := range cases {
-		dirs[i] = packageCLI(t, filepath.Join(root, c), "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-		d, err := contract.ReadFile(filepath.Join(dirs[i], "analyze-data.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data[i] = d
-	}
+	dirs, data := packageCorpus(t, root, cases)
 	p := newPage(t, 300*time.Second)
 	typeColours := map[string]string{} // layer type → legend colour, over every report and size
 	for _, vp := range viewports {

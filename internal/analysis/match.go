@@ -2,11 +2,10 @@ package analysis
 
 import (
 	"fmt"
-	"hash/maphash"
-	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/namehash"
 )
 
 // matchResult pairs profile records with layers by name occurrence: the
@@ -97,26 +96,17 @@ func matchInOrder(layers []engine.Layer, recs []engine.ProfileRecord) (matchResu
 }
 
 // repeatedNames lists names that occur more than once, in order of their
-// second occurrence. Most engines have none, so that is checked first on
-// 64-bit hashes of the names: equal names have equal hashes, so distinct
-// hashes prove every name distinct. Sorting the names themselves compared
-// long shared module-path prefixes ~17 times per name (0.3 s at 200k
-// layers); hashing reads each name once and sorts 8-byte keys.
+// second occurrence. Most engines have none, which their names' hashes
+// prove cheaply (see namehash).
 func repeatedNames(layers []engine.Layer) []string {
-	seed := maphash.MakeSeed()
-	hashes := make([]uint64, len(layers))
-	for i := range layers {
-		hashes[i] = maphash.String(seed, layers[i].Name)
-	}
-	slices.Sort(hashes)
-	dup := false
-	for i := 1; i < len(hashes); i++ {
-		if hashes[i] == hashes[i-1] {
-			dup = true
-			break
+	names := func(yield func(string) bool) {
+		for i := range layers {
+			if !yield(layers[i].Name) {
+				return
+			}
 		}
 	}
-	if !dup {
+	if namehash.Of(names, len(layers)).Distinct() {
 		return nil
 	}
 	// A repeated name, or (rarely) two names with one hash: list them.

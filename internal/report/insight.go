@@ -2,12 +2,12 @@ package report
 
 import (
 	"cmp"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/namehash"
 )
 
 // The first screen and the conversion view need a few derived lists that
@@ -194,6 +194,7 @@ func edgeLabels(b *contract.Backend, st *stringTable) []int32 {
 	}
 	into := edgesInto(b)
 	written := hashOutputNames(b.Layers)
+	unique := written.Distinct()
 	var byName map[string]int
 	type pair struct{ u, v int }
 	var others map[pair]bool // labelled pairs that are no edge
@@ -202,8 +203,8 @@ func edgeLabels(b *contract.Backend, st *stringTable) []int32 {
 		ins := into.of(v)
 		for _, t := range b.Layers[v].Inputs {
 			u, k := -1, -1
-			if written.unique && len(ins) <= maxPredecessorScan {
-				if u, k = writerAmong(b, ins, t.Name); k < 0 && !written.has(t.Name) {
+			if unique && len(ins) <= maxPredecessorScan {
+				if u, k = writerAmong(b, ins, t.Name); k < 0 && !written.MayContain(t.Name) {
 					continue
 				}
 			}
@@ -314,40 +315,21 @@ func firstProducers(ls []contract.Layer) map[string]int {
 	return producer
 }
 
-// outputHashes are the sorted 64-bit hashes of every output name. Equal
-// names hash alike, so distinct hashes prove the names distinct, and a name
-// whose hash is missing is written by no layer; sorting and searching
-// 8-byte hashes is much cheaper than indexing the names. A hash collision
-// only sends edgeLabels down its slower path.
-type outputHashes struct {
-	seed   maphash.Seed
-	sorted []uint64
-	unique bool // no name is written twice (by two layers, or twice by one)
-}
-
-func hashOutputNames(ls []contract.Layer) outputHashes {
+// hashOutputNames hashes every output name (see namehash): distinct
+// hashes prove no name is written twice, and a missing hash that no layer
+// writes a name.
+func hashOutputNames(ls []contract.Layer) namehash.Set {
 	n := 0
 	for i := range ls {
 		n += len(ls[i].Outputs)
 	}
-	h := outputHashes{seed: maphash.MakeSeed(), sorted: make([]uint64, 0, n), unique: true}
-	for i := range ls {
-		for _, t := range ls[i].Outputs {
-			h.sorted = append(h.sorted, maphash.String(h.seed, t.Name))
+	return namehash.Of(func(yield func(string) bool) {
+		for i := range ls {
+			for _, t := range ls[i].Outputs {
+				if !yield(t.Name) {
+					return
+				}
+			}
 		}
-	}
-	slices.Sort(h.sorted)
-	for i := 1; i < len(h.sorted); i++ {
-		if h.sorted[i] == h.sorted[i-1] {
-			h.unique = false
-			break
-		}
-	}
-	return h
-}
-
-// has reports whether some output name may be name (false: none is).
-func (h outputHashes) has(name string) bool {
-	_, ok := slices.BinarySearch(h.sorted, maphash.String(h.seed, name))
-	return ok
+	}, n)
 }

@@ -73,15 +73,9 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("the analysis does not satisfy the analyze-data contract, so no report was published%s%s", first, more)
 }
 
-// ValidateContract runs contract.Validate and turns its problems into a
-// *ValidationError.
-func ValidateContract(encoded []byte) error {
-	return validationError(contract.Validate(encoded))
-}
-
-// ValidateContractData is ValidateContract for a caller that holds d, the
-// decoded form of encoded (see contract.ValidateData): the same verdict
-// without decoding encoded again.
+// ValidateContractData runs contract.ValidateData on d and its encoding
+// (the same verdict as contract.Validate without decoding encoded again)
+// and turns its problems into a *ValidationError.
 func ValidateContractData(d *contract.AnalyzeData, encoded []byte) error {
 	return validationError(contract.ValidateData(d, encoded))
 }
