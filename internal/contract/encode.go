@@ -184,6 +184,8 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 	}
 	e.Key(false, "roofline")
 	e.roofline(b.Roofline)
+	e.Key(false, "prediction")
+	e.prediction(b.Prediction)
 	e.Key(false, "diagnosis")
 	e.diagnosis(b.Diagnosis)
 	e.Key(false, "issues")
@@ -236,6 +238,38 @@ func (e enc) backend(b *Backend, flush func() error, w *fastjson.CountingWriter,
 	}
 	e.Buf = append(e.Buf, ']', '}')
 	return nil
+}
+
+func (e enc) prediction(p *Prediction) {
+	if p == nil {
+		e.Null()
+		return
+	}
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "basis")
+	e.Str(p.Basis)
+	e.Key(false, "device")
+	e.Str(p.Device)
+	e.Key(false, "device_source")
+	e.Str(p.DeviceSource)
+	e.Key(false, "total_ms")
+	e.Float("prediction.total_ms", p.TotalMs)
+	e.Key(false, "layer_ms")
+	e.Buf = append(e.Buf, '[')
+	for i, v := range p.LayerMs {
+		if i > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		e.Float("prediction.layer_ms", v)
+	}
+	e.Buf = append(e.Buf, ']')
+	e.Key(false, "layer_bound")
+	e.Strs(p.LayerBound)
+	e.Key(false, "error_pct")
+	e.Float("prediction.error_pct", p.ErrorPct)
+	e.Key(false, "notes")
+	e.Strs(p.Notes)
+	e.Buf = append(e.Buf, '}')
 }
 
 func (e enc) diagnosis(d *Diagnosis) {

@@ -156,6 +156,7 @@ func (c *checker) backend(p string, b *Backend) {
 	}
 	c.records(p, b)
 	c.roofline(p, b)
+	c.prediction(p, b)
 	c.memory(p, b)
 	c.graph(p, b)
 	c.device(p, b.Device)
@@ -446,5 +447,31 @@ func (c *checker) graph(p string, b *Backend) {
 		if pos[e[0]] >= pos[e[1]] {
 			c.add(gp+"/edges/"+strconv.Itoa(i), "edge %d→%d runs against topo_order", e[0], e[1])
 		}
+	}
+}
+
+// prediction checks that the predicted times cover the layers one to one
+// and sum to total_ms, and that a predicted reference is that total.
+func (c *checker) prediction(p string, b *Backend) {
+	pr := b.Prediction
+	if pr == nil {
+		if d := b.Diagnosis; d != nil && d.ReferenceSource == "predicted" {
+			c.add(p+"/diagnosis/reference_source", "reference_source predicted needs a prediction")
+		}
+		return
+	}
+	q := p + "/prediction"
+	if len(pr.LayerMs) != len(b.Layers) || len(pr.LayerBound) != len(b.Layers) {
+		c.add(q+"/layer_ms", "layer_ms has %d and layer_bound %d entries for %d layers: one per layer", len(pr.LayerMs), len(pr.LayerBound), len(b.Layers))
+	}
+	sum := 0.0
+	for _, v := range pr.LayerMs {
+		sum += v
+	}
+	if !near(pr.TotalMs, sum, relTol) {
+		c.add(q+"/total_ms", "total_ms is %v but layer_ms sums to %v", pr.TotalMs, sum)
+	}
+	if d := b.Diagnosis; d != nil && d.ReferenceSource == "predicted" && !near(d.ReferenceMs, pr.TotalMs, relTol) {
+		c.add(p+"/diagnosis/reference_ms", "a predicted reference_ms %v must be prediction.total_ms %v", d.ReferenceMs, pr.TotalMs)
 	}
 }

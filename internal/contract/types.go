@@ -106,11 +106,57 @@ type Backend struct {
 	Concentration      *Concentration `json:"concentration"`
 	// Roofline says how records' roofline positions were computed and
 	// sums them up; null when no record has flops and a time.
-	Roofline  *Roofline      `json:"roofline"`
-	Diagnosis *Diagnosis     `json:"diagnosis"`
-	Issues    []Finding      `json:"issues"`
-	Positives []Positive     `json:"positives"`
-	Overview  []OverviewItem `json:"overview"`
+	Roofline *Roofline `json:"roofline"`
+	// Prediction is the cost model's time for every layer from the layer
+	// info and the device alone: predicted, never measured. Null without
+	// detailed layer info (absent in older files).
+	Prediction *Prediction    `json:"prediction"`
+	Diagnosis  *Diagnosis     `json:"diagnosis"`
+	Issues     []Finding      `json:"issues"`
+	Positives  []Positive     `json:"positives"`
+	Overview   []OverviewItem `json:"overview"`
+}
+
+// Prediction device sources: the backend's own device facts, the device of
+// another backend of the folder whose kernels target the same architecture,
+// or the stated default class of the kernels' architecture (or of no
+// architecture at all).
+const (
+	PredictionDeviceOwn     = "device"
+	PredictionDeviceFolder  = "folder"
+	PredictionDeviceDefault = "default_class"
+)
+
+// Prediction bounds of a layer: what its predicted time is set by.
+const (
+	PredictedCompute = "compute"
+	PredictedMemory  = "memory"
+	PredictedLaunch  = "launch"
+	PredictedNone    = "none" // the layer runs no kernel (no-op)
+)
+
+// Prediction is what the per-layer cost model (a roofline with
+// efficiencies calibrated on a measured corpus) predicts each layer takes
+// in a per-layer profile on the device. These times are predictions:
+// renderers label them so.
+type Prediction struct {
+	// Basis names the model: roofline_cost_model.
+	Basis string `json:"basis"`
+	// Device is the GPU the times are predicted for; DeviceSource says
+	// where it comes from (device, folder, default_class).
+	Device       string `json:"device"`
+	DeviceSource string `json:"device_source"`
+	// TotalMs is the sum of layer_ms: the predicted profiled layer sum.
+	TotalMs float64 `json:"total_ms"`
+	// LayerMs is the predicted time of each entry of layers (0 for layers
+	// that run no kernel); LayerBound what sets it (compute, memory,
+	// launch, none).
+	LayerMs    []float64 `json:"layer_ms"`
+	LayerBound []string  `json:"layer_bound"`
+	// ErrorPct is the model's median error on the layer sums of its
+	// calibration corpus, percent: model-priced findings span ± this.
+	ErrorPct float64  `json:"error_pct"`
+	Notes    []string `json:"notes"`
 }
 
 // Diagnosis is the time base every finding's price is stated against: the
@@ -119,7 +165,8 @@ type Diagnosis struct {
 	// ReferenceMs is what one inference takes on the GPU.
 	ReferenceMs float64 `json:"reference_ms"`
 	// ReferenceSource names it: gpu_compute_median (measured), latency_median
-	// (measured, including transfers) or layer_sum (the profile).
+	// (measured, including transfers), layer_sum (the profile) or predicted
+	// (prediction.total_ms of a layer_only backend: no measurement).
 	ReferenceSource string  `json:"reference_source"`
 	LayerSumMs      float64 `json:"layer_sum_ms"`
 	// ProfileScale is reference_ms / layer_sum_ms: findings price owned
@@ -593,8 +640,10 @@ type Finding struct {
 	RecoverableLowMs  float64 `json:"recoverable_low_ms"`
 	RecoverableHighMs float64 `json:"recoverable_high_ms"`
 	RecoverableShare  float64 `json:"recoverable_share"` // percent of diagnosis.reference_ms
-	// PriceBasis is "estimate" (owned time × the rule's factor) or
-	// "sibling_measured" (a measured difference to a sibling build).
+	// PriceBasis is "estimate" (owned time × the rule's factor),
+	// "sibling_measured" (a measured difference to a sibling build) or
+	// "model" (the cost model's time of the owned layers as built minus
+	// under the change the finding proposes).
 	PriceBasis  string             `json:"price_basis"`
 	PriceFactor string             `json:"price_factor"` // how the price was computed, in words
 	Action      string             `json:"action"`       // what to change, one sentence

@@ -216,6 +216,7 @@ export interface Backend {
   precision_breakdown: Breakdown[];
   concentration: Concentration | null;
   roofline?: Roofline | null;
+  prediction?: Prediction | null;
   diagnosis: Diagnosis | null;
   /** Findings (causes with a price), ranked by score descending. */
   issues: Finding[];
@@ -611,6 +612,25 @@ export interface Roofline {
   notes: Strings;
 }
 
+/** The per-layer cost model's time for every layer, from the layer info and the device alone (a roofline with efficiencies per tactic family and precision calibrated on a measured corpus): PREDICTED, never measured. Null without detailed layer info (absent in older files). */
+export interface Prediction {
+  /** The model: roofline_cost_model. */
+  basis: "roofline_cost_model";
+  /** The GPU the times are predicted for. */
+  device: string;
+  /** device: the backend's device facts; folder: another backend of the folder whose kernels target the same architecture; default_class: the stated default of the kernels' architecture. */
+  device_source: "device" | "folder" | "default_class";
+  /** Sum of layer_ms: the predicted profiled layer sum. */
+  total_ms: number;
+  /** Predicted time of each entry of layers, ms (0 for a layer that runs no kernel). */
+  layer_ms: number[];
+  /** What sets each layer's predicted time. */
+  layer_bound: ("compute" | "memory" | "launch" | "none")[];
+  /** The model's median error on the layer sums of its calibration corpus, percent; model-priced findings span this. */
+  error_pct: number;
+  notes: Strings;
+}
+
 /** The layer's position on the device roofline, on the backend's roofline time basis; null without flops or a time. Absent in older files. */
 export interface RecordRoofline {
   /** avg_ms × roofline.time_scale; above 0. */
@@ -664,8 +684,8 @@ export interface Finding {
   recoverable_high_ms: number;
   /** recoverable_ms / diagnosis.reference_ms, percent. */
   recoverable_share: number;
-  /** estimate: owned time × the rule's factor; sibling_measured: a measured difference to a sibling build of the same model. */
-  price_basis: "estimate" | "sibling_measured";
+  /** estimate: owned time × the rule's factor; sibling_measured: a measured difference to a sibling build of the same model; model: the cost model's time of the owned layers as built minus under the proposed change (backend prediction). */
+  price_basis: "estimate" | "sibling_measured" | "model";
   /** How the price was computed, in words. */
   price_factor: string;
   /** What to change, one sentence. */
@@ -680,7 +700,8 @@ export interface Finding {
 /** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum; null without timing. */
 export interface Diagnosis {
   reference_ms: number;
-  reference_source: "gpu_compute_median" | "latency_median" | "layer_sum";
+  /** gpu_compute_median or latency_median (measured), layer_sum (the profile), predicted (prediction.total_ms of a layer_only backend). */
+  reference_source: "gpu_compute_median" | "latency_median" | "layer_sum" | "predicted";
   layer_sum_ms: number;
   /** reference_ms / layer_sum_ms. */
   profile_scale: number;
