@@ -253,6 +253,26 @@ func hostileCases() []hostile {
 		e.t.Errorf("the report is not inside --output-parent: %s", stdout)
 	}})
 
+	// A trtexec console log under a name discovery sniffs (run.json, a
+	// dump's name): it is the backend's log, never a nil dump slot.
+	for _, cmd := range []string{"analyze", "summary", "compare", "package"} {
+		for _, name := range []string{"run.json", "x_profile.json"} {
+			add(hostile{name: "names/trtexec log named " + name + ", " + cmd, code: 0, msg: "", setup: func(e *env) []string {
+				e.pair(okLayers, okProfile)
+				e.write("layers_y.json", okLayers)
+				e.write("profile_y.json", okProfile)
+				e.write(name, "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n[I] === Model Options ===\n")
+				switch cmd {
+				case "analyze":
+					return []string{"analyze", e.in, "--output", e.prev}
+				case "package":
+					return []string{"package", e.in, "--output-parent", e.out}
+				}
+				return []string{cmd, e.in}
+			}})
+		}
+	}
+
 	// Inputs that cannot be analysed: exit 2, nothing written.
 	add(
 		hostile{name: "scope/missing folder", code: 2, msg: "error:", setup: func(e *env) []string {

@@ -167,6 +167,7 @@ func scan(dir string) (*Scope, []string, error) {
 	conv := map[string]*group{} // by lower-case label
 	var metas, timesFiles, others, logs []string
 	var names []string
+	kinds := map[string]dump.Kind{} // what the content of a file (not a log) is
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -198,21 +199,25 @@ func scan(dir string) (*Scope, []string, error) {
 			sc.EngineFiles = append(sc.EngineFiles, name)
 			continue
 		}
-		if !isJSONName(name) {
-			// Any other name is judged by its content: JSON dumps saved as
-			// .log, .txt, .profile or without an extension are dumps.
-			kind, err := sniffFile(path)
-			switch {
-			case err != nil:
-				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
-				continue
-			case kind == dump.KindTrtexecLog:
-				logs = append(logs, name)
-				continue
-			case kind == dump.KindUnknown:
-				sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name))
-				continue
-			}
+		// Every file is judged by its content first: a trtexec log is a
+		// log under any name (run.json, layers_x.json), and JSON dumps
+		// saved as .log, .txt, .profile or without an extension are dumps.
+		// A .json name whose head cannot be sniffed keeps the role its
+		// name gives (reading it reports the error on the backend).
+		kind, err := sniffFile(path)
+		switch {
+		case err != nil && !isJSONName(name):
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
+			continue
+		case err != nil:
+		case placeOf(kind) == placeLog:
+			logs = append(logs, name)
+			continue
+		case placeOf(kind) == placeIgnored && !isJSONName(name):
+			sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name))
+			continue
+		default:
+			kinds[name] = kind
 		}
 		if configNames[strings.ToLower(name)] {
 			sc.ConfigFiles = append(sc.ConfigFiles, path)
@@ -254,7 +259,7 @@ func scan(dir string) (*Scope, []string, error) {
 	for _, g := range conv {
 		groups = append(groups, g)
 	}
-	groups = append(groups, byContent(dir, others, conv, sc)...)
+	groups = append(groups, byContent(dir, others, kinds, conv, sc)...)
 
 	for _, g := range groups {
 		if g.latency != "" {
@@ -286,31 +291,47 @@ func scan(dir string) (*Scope, []string, error) {
 	return sc, names, nil
 }
 
-// byContent sniffs JSON files with unconventional names and groups dumps by
-// stem (see the package comment). Configs and metadata are recorded too.
-func byContent(dir string, names []string, conv map[string]*group, sc *Scope) []*group {
+// byContent groups dumps with unconventional names (sniffed already:
+// kinds) by stem (see the package comment). Configs and metadata are
+// recorded too.
+func byContent(dir string, names []string, kinds map[string]dump.Kind, conv map[string]*group, sc *Scope) []*group {
 	stems := map[string]*group{}
 	var order []string
 	var metaByStem = map[string][]string{}
 	for _, name := range names {
 		path := filepath.Join(dir, name)
-		kind, err := sniffFile(path)
-		if err != nil {
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
+		kind, ok := kinds[name]
+		if !ok {
+			sc.Ignored = append(sc.Ignored, name+": cannot be read")
 			continue
 		}
 		stem := stemOf(trimExt(name))
 		key := strings.ToLower(stem)
-		switch kind {
-		case dump.KindConfig:
+		var slot func(g *group) *string
+		switch pl := placeOf(kind); pl {
+		case placeConfig:
 			sc.ConfigFiles = append(sc.ConfigFiles, path)
 			continue
-		case dump.KindMetadata:
+		case placeMeta:
 			metaByStem[key] = append(metaByStem[key], path)
 			continue
-		case dump.KindUnknown:
+		case placeIgnored:
 			sc.Ignored = append(sc.Ignored, name+": not recognised as layer info, a profile or times by its content")
 			continue
+		case placeLog:
+			// scan routes logs before byContent; a log is never a dump.
+			sc.Ignored = append(sc.Ignored, name+": a trtexec log")
+			continue
+		case placeLayer:
+			slot = func(g *group) *string { return &g.layer }
+		case placeProfile:
+			slot = func(g *group) *string { return &g.profile }
+		case placeLatency:
+			slot = func(g *group) *string { return &g.latency }
+		case placeTimes:
+			slot = func(g *group) *string { return &g.times }
+		default:
+			panic(fmt.Sprintf("discover: place %d of kind %v has no case", pl, kind)) // TestEveryKindHasAPlace
 		}
 		g := stems[key]
 		if g == nil {
@@ -318,22 +339,12 @@ func byContent(dir string, names []string, conv map[string]*group, sc *Scope) []
 			stems[key] = g
 			order = append(order, key)
 		}
-		var slot *string
-		switch kind {
-		case dump.KindLayerInfo:
-			slot = &g.layer
-		case dump.KindProfile:
-			slot = &g.profile
-		case dump.KindLatencyDict:
-			slot = &g.latency
-		case dump.KindTimes:
-			slot = &g.times
-		}
-		if *slot != "" {
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a second %s file with stem %q (%s is used)", name, kind, stem, filepath.Base(*slot)))
+		s := slot(g)
+		if *s != "" {
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a second %s file with stem %q (%s is used)", name, kind, stem, filepath.Base(*s)))
 			continue
 		}
-		*slot = path
+		*s = path
 		g.notes = append(g.notes, fmt.Sprintf("%s recognised by content as %s", name, kind))
 	}
 	slices.Sort(order)
@@ -502,9 +513,50 @@ func findGroup(groups []*group, label string) *group {
 	return nil
 }
 
-// sniffFile classifies a file by its first bytes.
+// place is where discovery puts a file of a kind.
+type place int
+
+const (
+	placeIgnored place = iota
+	placeLayer
+	placeProfile
+	placeLatency
+	placeTimes
+	placeConfig
+	placeMeta
+	placeLog
+	numPlaces
+)
+
+// placeOf is the one switch over every dump.Kind; a kind without a case
+// here fails TestEveryKindHasAPlace (and returns numPlaces).
+func placeOf(k dump.Kind) place {
+	switch k {
+	case dump.KindUnknown:
+		return placeIgnored
+	case dump.KindLayerInfo:
+		return placeLayer
+	case dump.KindProfile:
+		return placeProfile
+	case dump.KindLatencyDict:
+		return placeLatency
+	case dump.KindTimes:
+		return placeTimes
+	case dump.KindConfig:
+		return placeConfig
+	case dump.KindMetadata:
+		return placeMeta
+	case dump.KindTrtexecLog:
+		return placeLog
+	}
+	return numPlaces
+}
+
+// sniffFile classifies a file by its first bytes. It refuses what is not
+// a regular file before reading (a FIFO, device or /proc file named like a
+// dump must not hang discovery).
 func sniffFile(path string) (dump.Kind, error) {
-	f, err := os.Open(path)
+	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return dump.KindUnknown, err
 	}

@@ -47,11 +47,34 @@ func Pairs(pairs [][]string) (*Scope, error) {
 			}
 		}
 		b := Backend{LayerPath: abs[0], ProfilePath: abs[1]}
+		// A trtexec log is the backend's log whatever its place in the
+		// pair; the other file keeps the role of the first.
+		for i := len(p) - 1; i >= 0; i-- {
+			if placeOf(kinds[i]) != placeLog {
+				continue
+			}
+			b.LogPaths = append(b.LogPaths, abs[i])
+			b.Notes = append(b.Notes, fmt.Sprintf("%s is a trtexec log by its content; it is read as the backend's log", filepath.Base(abs[i])))
+			if i == 0 {
+				b.LayerPath, b.ProfilePath = b.ProfilePath, ""
+				abs[0], abs[1], kinds[0], kinds[1] = abs[1], "", kinds[1], dump.KindUnknown
+			} else {
+				b.ProfilePath, abs[1], kinds[1] = "", "", dump.KindUnknown
+			}
+		}
+		if b.LayerPath == "" && b.ProfilePath == "" {
+			return nil, fmt.Errorf("%s is a trtexec console log, not layer info or a profile; give the backend's layer info (trtexec --exportLayerInfo) or profile (--exportProfile) with it", strings.Join(b.LogPaths, " and "))
+		}
+		slices.Sort(b.LogPaths)
+		n := len(p)
+		if abs[1] == "" {
+			n = 1
+		}
 		switch {
-		case len(p) == 2 && kinds[0].IsProfile() && kinds[1] == dump.KindLayerInfo:
+		case n == 2 && kinds[0].IsProfile() && kinds[1] == dump.KindLayerInfo:
 			b.LayerPath, b.ProfilePath = abs[1], abs[0]
 			b.Notes = append(b.Notes, fmt.Sprintf("the profile was given first; %s is used as the layer info by its content", filepath.Base(abs[1])))
-		case len(p) == 1 && kinds[0].IsProfile():
+		case n == 1 && kinds[0].IsProfile():
 			b.LayerPath, b.ProfilePath = "", abs[0]
 			b.Notes = append(b.Notes, fmt.Sprintf("%s is a profile by its content; no layer info was given", filepath.Base(abs[0])))
 		}

@@ -18,6 +18,10 @@ const (
 
 var kindNames = [...]string{"unknown", "layer info", "trtexec profile", "latency dictionary", "trtexec times", "model config", "trtexec metadata", "trtexec log"}
 
+// NumKinds is the number of kinds Sniff can return (KindUnknown included):
+// a consumer's switch over kinds is tested against every Kind below it.
+const NumKinds = Kind(len(kindNames))
+
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
 		return "unknown"
