@@ -5,15 +5,21 @@
 //
 // Conventions the checks rely on (SKILL.md tells agents about them): layer,
 // layer-type, precision, tag, finding and backend names are written in
-// backticks. Numbers are read per sentence, never across a sentence end: a
-// percentage or time written after such names (back to the previous number
-// of the same unit) must be one of their values, or a sum, difference,
-// ratio or percent change the checker can recompute from the sentence's
-// facts. A backend label binds only the number right after it ("`fp16`:
-// 0.86 ms"), which must be one of that backend's own times; elsewhere a
-// label is context. Whole-inference times introduced by "total",
-// "inference time" or "end to end" must be some backend's. Each failure
-// names the sentence, the number and the closest fact found.
+// backticks; a name too long to write is `records[N]` (its index in the
+// backend's records). Every number with a unit (%, ms, µs, ×, GB/s,
+// TFLOP/s, MiB...) is checked, per sentence, never across a sentence end.
+// A number written after such names (back to the previous number of the
+// same unit) must be one of their values, a value of another item the
+// sentence names, or a sum, difference, ratio or percent change the
+// checker can recompute from the sentence's facts (and the previous
+// sentence's numbers). A backend label binds the number right after it
+// ("`fp16`: 0.86 ms"), which must be one of that backend's own numbers. A
+// number bound to no name is about the backends the sentence names (all
+// of them when it names none) and must be one of their numbers or derived
+// from them. Whole-inference times introduced by "total", "inference
+// time" or "end to end" must be some backend's. Cut-offs ("below 5 %") are
+// the writer's. Each failure names the sentence, the number and the
+// closest fact found.
 package mdcheck
 
 import (
@@ -54,7 +60,7 @@ func Check(md []byte, d *contract.AnalyzeData) []Problem {
 		x := newIndex(d)
 		for i := range lines {
 			l := &lines[i]
-			if l.code || len(l.spans) == 0 && !mentionsTotal(l.text) {
+			if l.code {
 				continue
 			}
 			ps = append(ps, checkNames(l, x)...)

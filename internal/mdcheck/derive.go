@@ -3,6 +3,7 @@ package mdcheck
 import (
 	"fmt"
 	"math"
+	"sort"
 )
 
 // operand is one number a derived value may be computed from: a value of
@@ -20,10 +21,14 @@ type operand struct {
 	item    bool   // a value of a named item
 	total   bool   // a backend's own number (a total a share is taken of)
 	quoted  bool
+	// context marks a number of the previous sentence: it relates only to
+	// this sentence's own numbers, never to another earlier one or to the
+	// data directly.
+	context bool
 }
 
 // maxOperands bounds the pairs tried per number.
-const maxOperands = 48
+const maxOperands = 160
 
 // derivable reports whether the qi-th quote of s can be recomputed from
 // the sentence's other facts: the sum or difference of two of them, the sum
@@ -32,8 +37,10 @@ const maxOperands = 48
 // shares ("0.88 → 0.50 ms, 43% less", "`fp16` is 57% faster than
 // `fp32`"). A value computed from the data must match within the quote's
 // rounding; one derived from other rounded quotes is accepted within 1% of
-// itself besides that.
-func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
+// itself besides that. With wide, a sentence that names no backend also
+// relates the numbers of every backend in sc ("the engine is 0.41 ms
+// slower": a difference of two backends' totals).
+func (x *index) derivable(l *line, s sentence, qi int, bound []span, sc scope, wide bool, context []quote) bool {
 	q := s.quotes[qi]
 	// A value computed from n values of the data may be written as the
 	// sum of their rounded values: each part and the result rounded to the
@@ -67,19 +74,37 @@ func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
 	if nQuoted >= 2 && rounded(quotedSum) {
 		return true
 	}
+	// The previous sentence's numbers: "That is 61% of the 0.114 ms
+	// between the layer sums" relates a number written just before.
+	for _, o := range context {
+		ops = append(ops, operand{v: o.value, unit: o.unit, quoted: true, context: true})
+	}
+	backendOps := func(lv *values) {
+		for _, u := range units {
+			for _, f := range lv.of(u) {
+				ops = append(ops, operand{v: f.v, unit: u, key: "backend." + x.strs[f.field], owner: "\x00backend", backend: f.backend, total: true})
+			}
+		}
+	}
 	for _, sp := range s.spans {
-		if v := x.items[sp.text]; v != nil {
-			for _, u := range []unit{unitPct, unitMs} {
+		if v := x.lookup(sp.text, sc); v != nil {
+			for _, u := range units {
 				for _, f := range v.of(u) {
 					ops = append(ops, operand{v: f.v, unit: u, key: "item:" + sp.text + "." + x.strs[f.field], owner: sp.text, backend: f.backend, field: f.field, item: true})
 				}
 			}
 		} else if lv := x.labels[sp.text]; lv != nil {
-			for _, u := range []unit{unitPct, unitMs} {
-				for _, f := range lv.of(u) {
-					ops = append(ops, operand{v: f.v, unit: u, key: "backend." + x.strs[f.field], owner: "\x00backend", backend: f.backend, total: true})
-				}
-			}
+			backendOps(lv)
+		}
+	}
+	if wide && sc.labels == nil {
+		labels := make([]string, 0, len(x.labels))
+		for l := range x.labels {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			backendOps(x.labels[l])
 		}
 	}
 	if len(ops) > maxOperands {
@@ -95,19 +120,40 @@ func (x *index) derivable(l *line, s sentence, qi int, bound []span) bool {
 			if i == j || !a.quoted && !b.quoted && a.owner == b.owner && a.backend == b.backend {
 				continue
 			}
+			if (a.context || b.context) && !(a.quoted && b.quoted && !(a.context && b.context)) {
+				continue
+			}
 			if a.item && b.item && a.field != b.field {
 				continue // two items relate through one field: avg_ms with avg_ms, recoverable_ms with recoverable_ms
 			}
 			// Sums add parts of one backend; differences also compare one
 			// item or field across backends ("0.034 ms more than in ...").
 			sameRun := a.backend == b.backend || a.quoted || b.quoted
+			// A backend's own numbers (dozens of times and statistics)
+			// add to a quote or an item's value only by chance: they
+			// relate to the same field of another backend.
+			if a.total != b.total || a.total && b.total {
+				sameRun = false
+			}
 			if a.unit == q.unit && b.unit == q.unit && (sameRun && ok(a.v+b.v) || (sameRun || a.key == b.key) && ok(a.v-b.v)) {
 				return true
 			}
-			if q.unit != unitPct || a.unit != b.unit || b.v == 0 {
+			if a.unit != b.unit || b.v == 0 {
 				continue
 			}
 			related := a.key == b.key && a.key != "" || a.quoted && b.quoted
+			if q.unit == unitRatio {
+				// "1.36× slower": the same quantity in two backends, two
+				// of one backend's totals ("the layer sum is 1.34× the
+				// measured latency"), or two quoted numbers.
+				if (related || a.total && b.total && a.backend == b.backend) && ok(a.v/b.v) {
+					return true
+				}
+				continue
+			}
+			if q.unit != unitPct {
+				continue
+			}
 			share := a.unit == unitMs && b.total && (a.backend == b.backend || a.quoted)
 			if (related || share) && ok(100*a.v/b.v) {
 				return true
@@ -194,9 +240,6 @@ func (x *index) closestSum(spans []span, u unit, v float64) string {
 	if best == nil {
 		return ""
 	}
-	suffix := " ms"
-	if u == unitPct {
-		suffix = "%"
-	}
+	suffix := u.suffix()
 	return fmt.Sprintf("; their %s in `%s` add up to %s%s", x.strs[best.field], x.strs[best.backend], fmtNum(best.sum), suffix)
 }

@@ -49,21 +49,17 @@ type fact struct {
 	primary bool
 }
 
-// values are the numbers a name may be quoted with: its shares (percent)
-// and its times (ms), from every backend that has it.
+// values are the numbers a name may be quoted with, by unit (shares,
+// times, ratios, rates, sizes), from every backend that has it.
 type values struct {
 	name string // "" for a backend's own numbers
 	kind kind
-	pcts []fact
-	ms   []fact
+	by   [numUnits][]fact
 }
 
-func (v *values) of(u unit) []fact {
-	if u == unitPct {
-		return v.pcts
-	}
-	return v.ms
-}
+func (v *values) of(u unit) []fact { return v.by[u] }
+
+func (v *values) add(u unit, fs ...fact) { v.by[u] = append(v.by[u], fs...) }
 
 // index is what analyze.md may cite: names with their numbers, other names
 // that exist (tensors, tactics), the backends' own numbers (timing,
@@ -78,6 +74,13 @@ type index struct {
 	totals []total
 	strs   []string // interned backend labels and field names
 	strIdx map[string]uint32
+	// summary are the items that are not layers (types, precisions,
+	// tags, findings, positives, overview entries): the numbers a
+	// sentence may quote about a backend without naming a layer.
+	summary []*values
+	// records holds each backend's record names by index, so that
+	// `records[N]` can stand for a name too long to write.
+	records map[string][]string
 }
 
 func (x *index) intern(s string) uint32 {
@@ -100,13 +103,14 @@ type total struct {
 // only references to strings the document already holds.
 func newIndex(d *contract.AnalyzeData) *index {
 	x := &index{
-		items:  map[string]*values{},
-		pairs:  map[[2]string]*values{},
-		labels: map[string]*values{},
-		layers: map[string]struct{}{},
-		parts:  map[string]struct{}{},
-		known:  map[string]struct{}{},
-		strIdx: map[string]uint32{},
+		items:   map[string]*values{},
+		pairs:   map[[2]string]*values{},
+		labels:  map[string]*values{},
+		layers:  map[string]struct{}{},
+		parts:   map[string]struct{}{},
+		known:   map[string]struct{}{},
+		strIdx:  map[string]uint32{},
+		records: map[string][]string{},
 	}
 	for i := range d.Results {
 		b := &d.Results[i]
@@ -124,14 +128,17 @@ func newIndex(d *contract.AnalyzeData) *index {
 				x.known[l.TacticName] = struct{}{}
 			}
 		}
+		names := make([]string, len(b.Records))
+		x.records[lb] = names
 		for j := range b.Records {
 			r := &b.Records[j]
+			names[j] = r.Name
 			x.addLayerName(r.Name)
 			v := x.item(r.Name, kindLayer)
-			v.pcts = append(v.pcts, x.fact(v, r.Percentage, lb, "percentage", true))
-			v.ms = append(v.ms, x.fact(v, r.AvgMs, lb, "avg_ms", true), x.fact(v, r.TimeMs, lb, "time_ms", false))
+			v.add(unitPct, x.fact(v, r.Percentage, lb, "percentage", true))
+			v.add(unitMs, x.fact(v, r.AvgMs, lb, "avg_ms", true), x.fact(v, r.TimeMs, lb, "time_ms", false))
 			if r.MedianMs != nil {
-				v.ms = append(v.ms, x.fact(v, *r.MedianMs, lb, "median_ms", false))
+				v.add(unitMs, x.fact(v, *r.MedianMs, lb, "median_ms", false))
 			}
 			if r.Tactic != "" {
 				x.known[r.Tactic] = struct{}{}
@@ -143,8 +150,8 @@ func newIndex(d *contract.AnalyzeData) *index {
 		}{{b.TypeBreakdown, kindType}, {b.PrecisionBreakdown, kindPrecision}, {b.TagBreakdown, kindTag}} {
 			for _, bd := range g.bd {
 				v := x.item(bd.Name, g.k)
-				v.pcts = append(v.pcts, x.fact(v, bd.Percentage, lb, "percentage", true))
-				v.ms = append(v.ms, x.fact(v, bd.TimeMs, lb, "time_ms", true))
+				v.add(unitPct, x.fact(v, bd.Percentage, lb, "percentage", true))
+				v.add(unitMs, x.fact(v, bd.TimeMs, lb, "time_ms", true))
 			}
 		}
 		x.addBackendNumbers(b)
@@ -174,16 +181,24 @@ func (x *index) addComparison(c *contract.Comparison) {
 	for _, p := range c.Pairs {
 		a, b := label(p.A), label(p.B)
 		x.addPairReasons(p)
-		a.ms = append(a.ms, x.fact(a, p.AMs, p.A, "comparison.a_ms", false))
-		b.ms = append(b.ms, x.fact(b, p.BMs, p.B, "comparison.b_ms", false), x.fact(b, math.Abs(p.DeltaMs), p.B, "comparison.delta_ms", false))
-		b.pcts = append(b.pcts, x.fact(b, math.Abs(p.DeltaPct), p.B, "comparison.delta_pct", false))
+		a.add(unitMs, x.fact(a, p.AMs, p.A, "comparison.a_ms", false))
+		b.add(unitMs, x.fact(b, p.BMs, p.B, "comparison.b_ms", false), x.fact(b, math.Abs(p.DeltaMs), p.B, "comparison.delta_ms", false))
+		b.add(unitPct, x.fact(b, math.Abs(p.DeltaPct), p.B, "comparison.delta_pct", false),
+			x.fact(b, p.Noise.Pct, p.B, "comparison.noise.pct", false), x.fact(b, p.Alignment.ComputeAlignedPct, p.B, "comparison.alignment.compute_aligned_pct", false))
+		a.add(unitPct, x.fact(a, p.Noise.APct, p.A, "comparison.noise.a_pct", false))
+		b.add(unitPct, x.fact(b, p.Noise.BPct, p.B, "comparison.noise.b_pct", false))
+		b.add(unitMs, x.fact(b, p.Noise.Ms, p.B, "comparison.noise.ms", false))
+		if p.AMs > 0 && p.BMs > 0 {
+			// "1.36× slower" and "0.74× the time" read the same pair.
+			b.add(unitRatio, x.fact(b, p.BMs/p.AMs, p.B, "comparison.b_ms/a_ms", false), x.fact(b, p.AMs/p.BMs, p.B, "comparison.a_ms/b_ms", false))
+		}
 		for _, g := range []struct {
 			rows []contract.GroupDelta
 			k    kind
 		}{{p.ByType, kindType}, {p.ByPrec, kindPrecision}, {p.ByRegion, kindType}} {
 			for _, r := range g.rows {
 				v := x.item(r.Name, g.k)
-				v.ms = append(v.ms, x.fact(v, r.AMs, p.A, "comparison.a_ms", false), x.fact(v, r.BMs, p.B, "comparison.b_ms", false), x.fact(v, math.Abs(r.DeltaMs), p.B, "comparison.delta_ms", false))
+				v.add(unitMs, x.fact(v, r.AMs, p.A, "comparison.a_ms", false), x.fact(v, r.BMs, p.B, "comparison.b_ms", false), x.fact(v, math.Abs(r.DeltaMs), p.B, "comparison.delta_ms", false))
 			}
 		}
 		for _, r := range p.Rows {
@@ -196,7 +211,7 @@ func (x *index) addComparison(c *contract.Comparison) {
 					continue
 				}
 				v := x.item(side.name, kindLayer)
-				v.ms = append(v.ms, x.fact(v, side.ms, side.label, side.field, false), x.fact(v, math.Abs(r.DeltaMs), side.label, "comparison.rows.delta_ms", false))
+				v.add(unitMs, x.fact(v, side.ms, side.label, side.field, false), x.fact(v, math.Abs(r.DeltaMs), side.label, "comparison.rows.delta_ms", false))
 			}
 		}
 	}
@@ -242,11 +257,13 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	for _, k := range keys {
 		x.walk(m[k], k, b.Label, lv)
 	}
-	if b.Timing != nil && len(lv.ms) > 0 {
-		x.totals = append(x.totals, total{b.Label, lv.ms})
+	if b.Timing != nil && len(lv.of(unitMs)) > 0 {
+		x.totals = append(x.totals, total{b.Label, lv.of(unitMs)})
 	}
 	if rf := b.Roofline; rf != nil {
-		lv.ms = append(lv.ms, x.fact(lv, rf.TimeMs, b.Label, "roofline.time_ms", false))
+		lv.add(unitMs, x.fact(lv, rf.TimeMs, b.Label, "roofline.time_ms", false))
+		lv.add(unitTFLOPs, x.fact(lv, rf.AchievedTFLOPS, b.Label, "roofline.achieved_tflops", false))
+		lv.add(unitBytes, x.fact(lv, float64(rf.Bytes), b.Label, "roofline.bytes", false))
 	}
 }
 
@@ -290,15 +307,43 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 			x.walkNamed(e, path, label, name, into)
 		}
 	case float64:
-		key := path[strings.LastIndexByte(path, '.')+1:]
-		switch {
-		case strings.HasSuffix(key, "_ms") || strings.Contains(path, "_ms."):
-			// "total_ms", and the statistics of "latency_ms": {median: ...}
-			into.ms = append(into.ms, x.fact(into, t, label, path, false))
-		case key == "share" || key == "percentage" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
-			into.pcts = append(into.pcts, x.fact(into, t, label, path, false))
+		if u, scale := fieldUnit(path); u != 0 {
+			into.add(u, x.fact(into, t*scale, label, path, false))
+		}
+	case string:
+		if k := path[strings.LastIndexByte(path, '.')+1:]; k == "title" || k == "summary" {
+			// A title ("94% of convolution/GEMM time runs on tensor
+			// cores") is the tool's sentence: its numbers may be quoted.
+			x.addEvidence([]any{t}, label, into)
 		}
 	}
+}
+
+// fieldUnit is the unit of a number field by its name: "total_ms" and the
+// statistics of "latency_ms": {median: ...} are times; shares and
+// percentages; "*_gbs" bandwidths; "*tflops*" rates; "*bytes" sizes;
+// "*_scale", "*ratio" and "speedup" ratios; "*_gib" sizes in GiB. Other
+// numbers (counts, clocks) have no unit a sentence could quote. The scale
+// converts the field to the unit's base.
+func fieldUnit(path string) (unit, float64) {
+	key := path[strings.LastIndexByte(path, '.')+1:]
+	switch {
+	case strings.HasSuffix(key, "_ms") || strings.Contains(path, "_ms."):
+		return unitMs, 1
+	case key == "share" || key == "percentage" || key == "pct" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
+		return unitPct, 1
+	case strings.HasSuffix(key, "_gbs"):
+		return unitGBs, 1
+	case strings.Contains(key, "tflops") || strings.Contains(path, "tflops."):
+		return unitTFLOPs, 1
+	case key == "bytes" || strings.HasSuffix(key, "_bytes"):
+		return unitBytes, 1
+	case strings.HasSuffix(key, "_gib"):
+		return unitBytes, 1 << 30
+	case key == "speedup" || key == "scale" || strings.HasSuffix(key, "_scale") || strings.HasSuffix(key, "ratio"):
+		return unitRatio, 1
+	}
+	return 0, 0
 }
 
 // addPairReasons reads the times and percentages written in a comparison
@@ -322,27 +367,6 @@ func toAny(ss []string) []any {
 	return out
 }
 
-// pairFacts returns the reason numbers of u of every compared pair whose
-// two labels the sentence names.
-func (x *index) pairFacts(s sentence, u unit) []fact {
-	if len(x.pairs) == 0 {
-		return nil
-	}
-	named := map[string]bool{}
-	for _, sp := range s.spans {
-		if x.labels[sp.text] != nil {
-			named[sp.text] = true
-		}
-	}
-	var out []fact
-	for k, v := range x.pairs {
-		if named[k[0]] && named[k[1]] {
-			out = append(out, v.of(u)...)
-		}
-	}
-	return out
-}
-
 // maxEvidenceNumbers bounds the numbers read from one item's evidence.
 const maxEvidenceNumbers = 64
 
@@ -359,11 +383,9 @@ func (x *index) addEvidence(n any, label string, into *values) {
 				return
 			}
 			added++
-			f := x.fact(into, q.value, label, "evidence", false)
-			if q.unit == unitPct {
-				into.pcts = append(into.pcts, f)
-			} else {
-				into.ms = append(into.ms, f)
+			into.add(q.unit, x.fact(into, q.value, label, "evidence", false))
+			if q.alt != 0 {
+				into.add(q.unit, x.fact(into, q.alt, label, "evidence", false))
 			}
 		}
 	}
@@ -390,6 +412,9 @@ func (x *index) item(name string, k kind) *values {
 	if v == nil {
 		v = &values{name: name, kind: k}
 		x.items[name] = v
+		if k != kindLayer {
+			x.summary = append(x.summary, v)
+		}
 	}
 	return v
 }

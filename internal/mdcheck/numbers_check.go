@@ -7,20 +7,28 @@ import (
 	"strings"
 )
 
-// checkNumbers checks the percentages and times of each sentence of l. A
+// checkNumbers checks every number with a unit in each sentence of l. A
 // number is bound to the names written before it in its sentence, back to
 // the previous number of the same unit (never across a sentence end):
 // layers, layer types, precisions, tags and finding ids, and a backend
 // label written right before it ("`fp16`: 0.86 ms"). A bound number must
-// be one of their values, a backend total, or a number the checker can
-// recompute from the sentence's facts (a sum, a difference, a ratio or a
-// percent change). A time introduced as a total must be some backend's.
-// Numbers bound to nothing are not checked: they are the writer's.
+// be one of their values, a value of another item the sentence names, a
+// backend total, or a number the checker can recompute from the
+// sentence's facts (a sum, a difference, a ratio or a percent change). A
+// number bound to nothing is about the backends the sentence names (all
+// of them when it names none): it must be one of their numbers (timing,
+// diagnosis, findings, breakdowns, comparison, device), or a difference,
+// ratio, percent change or share of them. A time introduced as a total
+// must be some backend's.
 func checkNumbers(l *line, x *index) []Problem {
 	var ps []Problem
+	var context []quote // the previous sentence's numbers
 	for _, s := range sentences(l) {
-		var lastEnd [3]int
-		lastEnd[unitPct], lastEnd[unitMs] = s.start, s.start
+		var lastEnd [numUnits]int
+		for i := range lastEnd {
+			lastEnd[i] = s.start
+		}
+		sc := x.scopeOf(s)
 		for qi, q := range s.quotes {
 			if isThreshold(l.text[s.start:q.pos]) {
 				// "`FP16` layers below 5 %": a cut-off the writer chose,
@@ -34,7 +42,7 @@ func checkNumbers(l *line, x *index) []Problem {
 				if sp.start < lastEnd[q.unit] || sp.end > q.pos {
 					continue
 				}
-				if v := x.items[sp.text]; v != nil && len(v.of(q.unit)) > 0 {
+				if v := x.lookup(sp.text, sc); v != nil && len(v.of(q.unit)) > 0 {
 					cands = append(cands, v.of(q.unit)...)
 					bound = append(bound, sp)
 				} else if lv := x.labels[sp.text]; lv != nil && len(lv.of(q.unit)) > 0 && labelAdjacent(l.text[sp.end:q.pos]) {
@@ -46,7 +54,7 @@ func checkNumbers(l *line, x *index) []Problem {
 			totals := x.allTotals()
 			switch {
 			case len(bound) > 0:
-				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound) || q.matchesFact(x.namedAfter(l, s, q)) || q.matchesFact(x.pairFacts(s, q.unit)) {
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound, sc, false, context) || q.matchesFact(x.namedFacts(s, q.unit, sc)) || q.matchesFact(x.pairFacts(sc, q.unit)) {
 					continue
 				}
 				near := cands
@@ -55,14 +63,27 @@ func checkNumbers(l *line, x *index) []Problem {
 				}
 				ps = append(ps, Problem{l.no, fmt.Sprintf("%s after %s matches none of their values (closest: %s%s) and is not a sum, difference, ratio or percent change of this sentence's numbers; quote the data's value rounded, or give a number about something else its own sentence — in: %q",
 					q.text, names(bound), x.describe(closest(near, q.value), q.unit), x.closestSum(bound, q.unit, q.value), clip(s.text(l)))})
-			case q.unit == unitMs && x.isTotalMention(l, s, q) && !q.matchesFact(totals) && !x.derivable(l, s, qi, nil):
+			case q.unit == unitMs && x.isTotalMention(l, s, q):
+				if q.matchesFact(totals) || x.derivable(l, s, qi, nil, sc, false, context) {
+					continue
+				}
 				near := ""
 				if len(totals) > 0 {
 					near = "closest: " + x.describe(closest(totals, q.value), unitMs) + "; "
 				}
 				ps = append(ps, Problem{l.no, fmt.Sprintf("%s is quoted as a total/inference time but no backend has it (%s%s) — in: %q", q.text, near, x.totalsText(), clip(s.text(l)))})
+			default:
+				pool := x.scopeFacts(sc, q.unit)
+				pool = append(pool, x.namedFacts(s, q.unit, sc)...)
+				pool = append(pool, x.pairFacts(sc, q.unit)...)
+				if q.matchesFact(pool) || x.derivable(l, s, qi, nil, sc, true, context) {
+					continue
+				}
+				ps = append(ps, Problem{l.no, fmt.Sprintf("%s is not a number of %s in the data (closest: %s) nor a sum, difference, ratio or percent change of them; quote the value from analyze-data.json rounded, name what it belongs to in backticks, or write a number that is not from the data without a unit — in: %q",
+					q.text, x.scopeText(sc), x.describe(closest(pool, q.value), q.unit), clip(s.text(l)))})
 			}
 		}
+		context = s.quotes
 	}
 	return ps
 }
@@ -74,26 +95,6 @@ var labelAdjacentRE = regexp.MustCompile(`(?i)^[\s:=,(\[~≈–—-]*((takes|too
 
 func labelAdjacent(gap string) bool { return labelAdjacentRE.MatchString(gap) }
 
-// namedAfterRE is the text between a number and the name it is about when
-// the name follows: "100% of the time in `FP32`", "0.279 ms in `Reformat`".
-var namedAfterRE = regexp.MustCompile(`(?i)^\s*(of\s+(the\s+)?(time|layer\s+sum|profile|total|engine|inference)\s*)?(is\s+|are\s+|goes\s+|go\s+)?(spent\s+)?(in|on|by|for|to|at)\s+(the\s+|its\s+|their\s+)?$`)
-
-// namedAfter returns the values of the item named right after q in its
-// sentence ("100% of the time in `FP32`"): a second reading of a number
-// that matches none of the names before it. It never makes a number fail.
-func (x *index) namedAfter(l *line, s sentence, q quote) []fact {
-	for _, sp := range s.spans {
-		if sp.start < q.end {
-			continue
-		}
-		if v := x.items[sp.text]; v != nil && namedAfterRE.MatchString(l.text[q.end:sp.start]) {
-			return v.of(q.unit)
-		}
-		return nil
-	}
-	return nil
-}
-
 // thresholdRE ends the text before a number that is a cut-off, not a
 // measured value: "below 5 %", "under 1%", "> 3 %", "at least 0.1 ms".
 var thresholdRE = regexp.MustCompile(`(?i)(\b(below|under|above|over|exceeding|beyond|less than|more than|fewer than|greater than|at least|at most|threshold( of)?|cut-?off( of)?)|[<>≤≥])\s*[~≈]?\s*$`)
@@ -102,11 +103,17 @@ func isThreshold(before string) bool { return thresholdRE.MatchString(before) }
 
 func (q quote) matchesFact(fs []fact) bool {
 	for _, f := range fs {
-		if math.Abs(f.v-q.value) <= q.tol*(1+1e-9)+1e-12 {
+		if q.matches(f.v) {
 			return true
 		}
 	}
 	return false
+}
+
+// matches reports whether v, written to the quote's precision, is the
+// quote (in either reading of an ambiguous byte unit).
+func (q quote) matches(v float64) bool {
+	return math.Abs(v-q.value) <= q.tol*(1+1e-9)+1e-12 || q.alt != 0 && math.Abs(v-q.alt) <= q.altTol*(1+1e-9)+1e-12
 }
 
 func closest(fs []fact, v float64) *fact {
@@ -125,10 +132,7 @@ func (x *index) describe(f *fact, u unit) string {
 	if f == nil {
 		return "none"
 	}
-	suffix := " ms"
-	if u == unitPct {
-		suffix = "%"
-	}
+	suffix := u.suffix()
 	if f.owner.name == "" {
 		return fmt.Sprintf("`%s` %s %s%s", x.strs[f.backend], x.strs[f.field], fmtNum(f.v), suffix)
 	}
@@ -150,15 +154,12 @@ func names(items []span) string {
 var (
 	totalBeforeRE = regexp.MustCompile(`(?i)\b(total|inference|end-to-end)(\s+(time|latency))?(\s+(is|was|of|at|about|around|approximately|≈|~|=|:))*\s*[:=~≈]?\s*$`)
 	totalAfterRE  = regexp.MustCompile(`(?i)^\s*(total\b|of total inference\b|end[- ]to[- ]end\b)`)
-	totalWordRE   = regexp.MustCompile(`(?i)total|inference|end-to-end`)
 	perInfRE      = regexp.MustCompile(`(?i)^\s*(per|an|each|a single|one) inference\b`)
 	// partRE finds a counted group of layers before a number: its total
 	// is the group's, not the inference's.
 	partRE  = regexp.MustCompile(`(?i)\b([0-9]+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|these|those|both)\s+(\S+\s+)?(layers|reformats|kernels|convolutions|convs|ops|nodes|quantizes|dequantizes|copies|transposes|gemms|matmuls|findings|casts)\b|\btogether\b`)
 	wholeRE = regexp.MustCompile(`(?i)\b(engine|build|model|network|backend)s?\b`)
 )
-
-func mentionsTotal(s string) bool { return totalWordRE.MatchString(s) }
 
 // isTotalMention is true for "total 1.096 ms", "average inference time of
 // 1.096 ms", "0.862 ms end to end" and "the engine takes 0.5 ms per
