@@ -72,7 +72,7 @@ var (
 func componentsAdvice(err error) error {
 	var ce *discover.ComponentsError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("%w (trtperf package --suite %s)", err, ce.Parent)
+		return fmt.Errorf("%w (%s)", err, commandLine("package", "--suite", ce.Parent))
 	}
 	return err
 }

@@ -44,7 +44,7 @@ func TestFlagAdvice(t *testing.T) {
 		{"unknown baseline", []string{"analyze", dumps, "--baseline", "nosuch"}, 2,
 			[]string{`baseline "nosuch": not a backend with usable timing (usable: fp16, int8)`, "name one of those, or none to compare against the fastest (with --baseline LABEL, or without --baseline)"}},
 		{"unknown compare label", []string{"compare", dumps + "#nosuch"}, 2,
-			[]string{"(" + dumps + "#LABEL, or " + dumps + " alone)"}},
+			[]string{"(trtperf compare " + dumps + " against the fastest, or trtperf compare '" + dumps + "#fp16'"}},
 		{"dump over the size limit", []string{"analyze", dumps, "--max-input-bytes", "100"}, 0,
 			[]string{"hint: fp16 (layer_info_too_large): if it is a dump and the memory is there, raise the limit with --max-input-bytes"}},
 		{"no layer info", []string{"summary", profileOnly}, 0,

@@ -70,20 +70,23 @@ are compared.`,
 				}
 				sec, err := compare.Section(d, label)
 				if err != nil {
-					return cannotRun("%s: %w", path, withAdvice(err, advice{compare.ErrUnknownBaseline, path + "#LABEL, or " + path + " alone"}))
+					if len(usableLabels(d)) >= 2 {
+						err = withAdvice(err, advice{compare.ErrUnknownBaseline, commandLine("compare", path) + " against the fastest, or " + compareWith(d, path, args, 0)})
+					}
+					return cannotRun("%s: %w", path, err)
 				}
 				if sec == nil {
-					return cannotRun("%s holds fewer than two backends with usable timing (%s); name two inputs: trtperf compare A#LABEL B#LABEL", path, labelList(d))
+					return cannotRun("%s holds fewer than two backends compare can use (%s): %s; compare it with another build's dumps or analysis as a second argument", path, labelList(d), unusableReasons(d))
 				}
 				for i := range sec.Pairs {
 					pairs = append(pairs, &sec.Pairs[i])
 				}
 			} else {
-				a, err := loadSide(args[0])
+				a, err := loadSide(args, 0)
 				if err != nil {
 					return err
 				}
-				b, err := loadSide(args[1])
+				b, err := loadSide(args, 1)
 				if err != nil {
 					return err
 				}
@@ -121,16 +124,24 @@ are compared.`,
 	return c
 }
 
-// loadSide resolves PATH[#LABEL] to one backend.
-func loadSide(arg string) (compare.Side, error) {
+// loadSide resolves args[at], PATH[#LABEL], to one backend. A refusal
+// offers the commands that pick each usable backend of PATH instead.
+func loadSide(args []string, at int) (compare.Side, error) {
+	arg := args[at]
 	path, label, _ := strings.Cut(arg, "#")
 	d, err := loadAnalysis(path)
 	if err != nil {
 		return compare.Side{}, err
 	}
+	pick := func() string {
+		if cmds := compareWith(d, path, args, at); cmds != "" {
+			return "; pick one: " + cmds
+		}
+		return "; none of them can be compared: " + unusableReasons(d)
+	}
 	if label == "" {
 		if len(d.Results) != 1 {
-			return compare.Side{}, cannotRun("%s holds %d backends (%s); pick one with %s#LABEL", path, len(d.Results), labelList(d), path)
+			return compare.Side{}, cannotRun("%s holds %d backends (%s)%s", path, len(d.Results), labelList(d), pick())
 		}
 		return compare.Side{Name: arg, Backend: &d.Results[0]}, nil
 	}
@@ -139,7 +150,7 @@ func loadSide(arg string) (compare.Side, error) {
 			return compare.Side{Name: arg, Backend: &d.Results[i]}, nil
 		}
 	}
-	return compare.Side{}, cannotRun("%s has no backend %q; its backends are %s", path, label, labelList(d))
+	return compare.Side{}, cannotRun("%s has no backend %q; its backends are %s%s", path, label, labelList(d), pick())
 }
 
 // sideNames are the short names of two compared backends, so that output

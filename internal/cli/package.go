@@ -119,7 +119,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	if st, err := os.Stat(dir); err != nil {
 		return cannotRun("folder %s does not exist or cannot be read (%v); give the folder holding layers_<label>.json / profile_<label>.json", dir, unwrapPath(err))
 	} else if !st.IsDir() {
-		return cannotRun("%s is a file; give the folder that holds it (or use 'trtperf analyze --data' and then 'package --analyze-data')", dir)
+		return cannotRun("%s is a file; give the folder that holds it: %s", dir, commandLine("package", filepath.Dir(dir)))
 	}
 	sc, err := discover.Folder(dir)
 	if err != nil {

@@ -49,7 +49,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 	}
 	if len(dirs) == 0 {
 		if _, err := discover.Folder(parent); err == nil {
-			return cannotRun("%s holds dumps itself and no component folders; package it without --suite: trtperf package %s", parent, parent)
+			return cannotRun("%s holds dumps itself and no component folders; package it without --suite: %s", parent, commandLine("package", parent))
 		}
 		return cannotRun("%s has no subfolder holding dumps (layers_<label>.json / profile_<label>.json); --suite expects one subfolder per component, e.g. text_encoder/, unet/, vae/", parent)
 	}
@@ -128,6 +128,6 @@ func recordComponent(d *contract.AnalyzeData, name string) {
 // componentsRefusal is the exit-2 message for a parent folder given where
 // one component folder is expected.
 func componentsRefusal(dir string, ce *discover.ComponentsError) error {
-	return cannotRun("%s holds no dumps but component folders: %s; package each component on its own (e.g. trtperf package %s) or all of them with trtperf package --suite %s",
-		dir, strings.Join(ce.Components, ", "), filepath.Join(dir, ce.Components[0]), dir)
+	return cannotRun("%s holds no dumps but component folders: %s; package each component on its own (e.g. %s) or all of them with %s",
+		dir, strings.Join(ce.Components, ", "), commandLine("package", filepath.Join(dir, ce.Components[0])), commandLine("package", "--suite", dir))
 }
