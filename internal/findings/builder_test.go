@@ -94,6 +94,13 @@ func build(label string, ls []L) *contract.Backend {
 	return b
 }
 
+// builtWith gives a generated backend the build facts a build log would:
+// the precision flags of the run that built it.
+func builtWith(b *contract.Backend, flags ...string) *contract.Backend {
+	b.Build = &contract.Build{PrecisionFlags: flags, Options: []contract.Option{}, Warnings: []string{}, Sources: []string{"log_build.txt"}}
+	return b
+}
+
 // paramsOf splits a flat JSON object of simple values into engine params
 // (enough for the Weights {Type} the facts read).
 func paramsOf(obj string) []engine.Param {

@@ -26,37 +26,6 @@ func precisionRank(p string) int {
 	return 0
 }
 
-// labelPrecision reads a target precision from a backend label's words
-// ("int8-qat" → INT8, "fp16" → FP16, "best" → INT8); "" when it names none.
-func labelPrecision(label string) string {
-	best := ""
-	for _, w := range strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		p := ""
-		switch w {
-		case "fp32", "float32", "float":
-			p = "FP32"
-		case "tf32":
-			p = "TF32"
-		case "fp16", "half", "float16":
-			p = "FP16"
-		case "bf16", "bfloat16":
-			p = "BF16"
-		case "int8", "i8", "qat", "best", "int8qat":
-			p = "INT8"
-		case "fp8", "e4m3":
-			p = "FP8"
-		case "fp4", "nvfp4":
-			p = "FP4"
-		}
-		if p != "" && (best == "" || precisionRank(p) < precisionRank(best)) {
-			best = p
-		}
-	}
-	return best
-}
-
 // dominantPrecision is the precision carrying the most conv/GEMM time (all
 // compute time when there is no conv/GEMM), with its share of that time.
 func dominantPrecision(c *ctx) (string, float64) {
@@ -88,29 +57,109 @@ func dominantPrecision(c *ctx) (string, float64) {
 	return best, bestMs / total
 }
 
-// targetPrecision: the narrower of what the label asks for and what most
-// conv/GEMM time runs in (a QAT engine labelled "qat" is INT8; an engine
-// labelled "onnx-trt" is what it mostly computes in).
+// Where a target precision comes from (ctx.targetFrom). Every source is a
+// fact of the engine or of its build; a backend's label or folder name says
+// what someone called the files, never what the engine computes in.
+const (
+	fromQDQ      = "qdq"         // explicit Q/DQ layers in the engine
+	fromINT8     = "int8_layers" // INT8 compute layers without Q/DQ (calibrated)
+	fromBuild    = "build"       // precision flags of the run that built it
+	fromDominant = "dominant"    // the precision of most conv/GEMM time
+)
+
+// buildPrecision is the narrowest precision the build's own flags enable
+// (--int8/--best → INT8, --fp16 → FP16, ...); "" without build facts. A
+// --loadEngine run never contributes flags (see analysis' build facts).
+func buildPrecision(b *contract.Backend) (string, string) {
+	if b.Build == nil {
+		return "", ""
+	}
+	best, flag := "", ""
+	for _, f := range b.Build.PrecisionFlags {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		p := ""
+		switch strings.ToLower(name) {
+		case "fp16":
+			p = "FP16"
+		case "bf16":
+			p = "BF16"
+		case "int8", "best":
+			p = "INT8"
+		case "fp8":
+			p = "FP8"
+		case "int4", "fp4":
+			p = "FP4"
+		}
+		if p != "" && (best == "" || precisionRank(p) < precisionRank(best)) {
+			best, flag = p, f
+		}
+	}
+	return best, flag
+}
+
+// int8Layers counts the timed compute layers that run in INT8.
+func (c *ctx) int8Layers() int {
+	n := 0
+	for j := range c.tinfo {
+		if k := c.tinfo[j].k; k.is(fCompute) && k.prec != 0 && rankedPrecisions[k.prec] == "INT8" {
+			n++
+		}
+	}
+	return n
+}
+
+// targetPrecision is the narrowest precision the engine's facts say it was
+// built for: explicit Q/DQ or INT8 compute layers (INT8), the flags of the
+// run that built it, or else what most conv/GEMM time runs in.
 func targetPrecision(c *ctx) (string, string) {
-	lp := labelPrecision(c.b.Label)
 	dp, _ := dominantPrecision(c)
 	if dp == "TF32" {
 		dp = "FP32" // TF32 is how FP32 engines run on Ampere+, not a target
 	}
 	switch {
-	case lp == "" && dp == "":
-		return "", ""
-	case lp == "":
-		return dp, "dominant"
-	case dp == "" || precisionRank(lp) <= precisionRank(dp):
-		return lp, "label"
+	case c.explicitQDQ():
+		return "INT8", fromQDQ
+	case c.int8Layers() > 0:
+		return "INT8", fromINT8
 	}
-	return dp, "dominant"
+	if bp, _ := buildPrecision(c.b); bp != "" && (dp == "" || precisionRank(bp) < precisionRank(dp)) {
+		return bp, fromBuild
+	}
+	if dp == "" {
+		return "", ""
+	}
+	return dp, fromDominant
 }
 
+// int8Intent says whether the engine was built for INT8 without explicit
+// Q/DQ (implicit quantization: calibration or set dynamic ranges), and the
+// fact that says so.
+func (c *ctx) int8Intent() (bool, string) {
+	if c.explicitQDQ() {
+		return false, ""
+	}
+	if n := c.int8Layers(); n > 0 {
+		return true, fmt.Sprintf("%d compute layers run in INT8", n)
+	}
+	if bp, flag := buildPrecision(c.b); bp == "INT8" {
+		return true, fmt.Sprintf("the build ran with %s (%s)", flag, strings.Join(c.b.Build.Sources, ", "))
+	}
+	return false, ""
+}
+
+// certain: the target comes from an engine or build fact, not from the
+// majority of the time.
+func (c *ctx) certain() bool { return c.targetFrom != fromDominant }
+
 func (c *ctx) targetEvidence() string {
-	if c.targetFrom == "label" {
-		return fmt.Sprintf("target precision %s, from the backend label %q", c.target, c.b.Label)
+	switch c.targetFrom {
+	case fromQDQ:
+		return fmt.Sprintf("target precision %s, from the explicit Q/DQ layers in the engine", c.target)
+	case fromINT8:
+		return fmt.Sprintf("target precision %s, from the %d compute layers that run in INT8 (the build calibrated or set dynamic ranges)", c.target, c.int8Layers())
+	case fromBuild:
+		_, flag := buildPrecision(c.b)
+		return fmt.Sprintf("target precision %s, from the build flag %s (%s)", c.target, flag, strings.Join(c.b.Build.Sources, ", "))
 	}
 	dp, share := dominantPrecision(c)
 	return fmt.Sprintf("target precision %s, the precision of %.0f%% of the convolution/GEMM time (%s)", c.target, share*100, dp)
@@ -136,7 +185,7 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 		return nil
 	}
 	conf := contract.ConfidenceHigh
-	if c.targetFrom != "label" {
+	if !c.certain() {
 		conf = contract.ConfidenceMedium
 	}
 	f := c.newFinding("precision_fallback", conf, recs)

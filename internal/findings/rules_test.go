@@ -38,8 +38,9 @@ var ruleCases = []struct {
 	{"reformat twin: 1% reformat", "reformat_overhead", build("fp16", append(filler(9, 11), L{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", Origin: "REFORMAT", In: f32, Out: f16, Ms: 1})), false},
 	{"reformat twin: reformat takes 0 ms", "reformat_overhead", build("fp16", []L{{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", In: f32, Ms: 0}, conv("Conv_1", 1, 0)}), false},
 	{"FP32 conv in an FP16 engine", "precision_fallback", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 1, From: []int{0}}}), true},
-	{"FP16 conv in an INT8 engine", "precision_fallback", build("int8", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3}, conv("Conv_1", 1, 0)}), true},
+	{"FP16 conv in an INT8 engine", "precision_fallback", build("a", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 3}, conv("Conv_1", 1, 0)}), true},
 	{"fallback twin: all FP16, FP32 reformat only", "precision_fallback", build("fp16", []L{{Name: "Reformatting CopyNode for Input Tensor 0 to Conv_1", Type: "Reformat", In: f32, Out: f16, Ms: 1}, conv("Conv_1", 3, 0)}), false},
+	{"fallback twin: an FP16 engine labelled int8 (no INT8 layer, no build flag)", "precision_fallback", build("int8", []L{conv("Conv_0", 3), conv("Conv_1", 1, 0)}), false},
 	{"fallback twin: FP32 engine", "precision_fallback", build("fp32", []L{{Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 1}}), false},
 	{"fallback twin: the FP32 layer takes 0 ms", "precision_fallback", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 0, From: []int{0}}}), false},
 	{"no tensor cores in FP16", "no_tensor_core", build("fp16", []L{conv("Conv_0", 3), {Name: "Gemm_1", Type: "CaskGemmConvolution", Tactic: noTC, Ms: 1, From: []int{0}, Params: `{"OutMaps":64,"Groups":1}`}}), true},
@@ -105,10 +106,15 @@ var ruleCases = []struct {
 	{"GEMV twin: the same FC at batch 64", "bandwidth_bound_gemv", build("fp32", []L{conv("Conv_0", 1),
 		{Name: "/classifier/Gemm", Type: "CaskGemmConvolution", Tactic: "sm80_xmma_gemm_f32f32_tf32", In: f32, Out: f32, Ms: 0.6, From: []int{0},
 			InDims: []int64{64, 25088, 1, 1}, OutDims: []int64{64, 4096, 1, 1}, Params: `{"OutMaps":4096,"Groups":1,"Weights":{"Type":"Float","Count":102760448}}`}}), false},
-	{"INT8 build whose Myelin GEMMs stayed FP16", "int8_gemm_fp16", build("int8", []L{
-		{Name: "/l0/attn/q/MatMul_myl1_0", Type: "gemm", Tactic: "sm80_xmma_gemm_f16f16_f16f16_f16_tn_n_tensor16x8x16", In: "Half", Out: "Half", Ms: 3}}), true},
-	{"int8 GEMM twin: an FP16 build", "int8_gemm_fp16", build("fp16", []L{
+	{"INT8 build (its build log says --int8) whose Myelin GEMMs stayed FP16", "int8_gemm_fp16", builtWith(build("a", []L{
+		{Name: "/l0/attn/q/MatMul_myl1_0", Type: "gemm", Tactic: "sm80_xmma_gemm_f16f16_f16f16_f16_tn_n_tensor16x8x16", In: "Half", Out: "Half", Ms: 3}}), "--fp16", "--int8"), true},
+	{"INT8 build (INT8 convolutions) whose Myelin GEMMs stayed FP16", "int8_gemm_fp16", build("a", []L{
+		{Name: "backbone/Conv_0", Type: "CaskConvolution", Tactic: tcI8, In: i8, Out: i8, Ms: 1, Params: `{"OutMaps":64,"Groups":1}`},
+		{Name: "/l0/attn/q/MatMul_myl1_0", Type: "gemm", Tactic: "sm80_xmma_gemm_f16f16_f16f16_f16_tn_n_tensor16x8x16", In: "Half", Out: "Half", Ms: 3, From: []int{0}}}), true},
+	{"int8 GEMM twin: an FP16 build labelled int8", "int8_gemm_fp16", build("int8", []L{
 		{Name: "/l0/attn/q/MatMul_myl1_0", Type: "gemm", Tactic: "sm80_xmma_gemm_f16f16_f16f16_f16_tn_n_tensor16x8x16", In: "Half", Out: "Half", Ms: 3}}), false},
+	{"int8 GEMM twin: an FP16 build (its build log says --fp16)", "int8_gemm_fp16", builtWith(build("int8", []L{
+		{Name: "/l0/attn/q/MatMul_myl1_0", Type: "gemm", Tactic: "sm80_xmma_gemm_f16f16_f16f16_f16_tn_n_tensor16x8x16", In: "Half", Out: "Half", Ms: 3}}), "--fp16"), false},
 }
 
 func TestRules(t *testing.T) {
@@ -247,13 +253,25 @@ func TestZeroTimeNoOpsArePositive(t *testing.T) {
 	}
 }
 
-func TestLabelPrecision(t *testing.T) {
-	for in, want := range map[string]string{
-		"int8-qat": "INT8", "fp16": "FP16", "fp32": "FP32", "onnx-trt": "", "torch-trt": "",
-		"int8-qat-residual-qgap": "INT8", "bf16_run": "BF16", "fp8": "FP8", "best": "INT8", "fp32-fp16": "FP16",
-	} {
-		if got := labelPrecision(in); got != want {
-			t.Errorf("labelPrecision(%q) = %q, want %q", in, got, want)
+// Intent comes from the engine, never from the label: every rule case gives
+// the same findings (ids, layers, prices) under any label, including labels
+// that name another precision.
+func TestLabelsDecideNothing(t *testing.T) {
+	for _, tc := range ruleCases {
+		want, _, _, _ := Evaluate(tc.b)
+		for _, label := range []string{"a", "int8", "fp32", "fp16-qat", "best"} {
+			b := *tc.b
+			b.Label = label
+			got, _, _, _ := Evaluate(&b)
+			if len(got) != len(want) {
+				t.Errorf("%s labelled %q: findings %v, want %v", tc.name, label, findingIDs(got), findingIDs(want))
+				continue
+			}
+			for i := range got {
+				if got[i].ID != want[i].ID || !slices.Equal(got[i].Layers, want[i].Layers) || got[i].RecoverableMs != want[i].RecoverableMs || got[i].Confidence != want[i].Confidence {
+					t.Errorf("%s labelled %q: finding %d is %s %v %.6f, want %s %v %.6f", tc.name, label, i, got[i].ID, got[i].Layers, got[i].RecoverableMs, want[i].ID, want[i].Layers, want[i].RecoverableMs)
+				}
+			}
 		}
 	}
 }
