@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract"
 )
 
 const tinyLayers = `{"Layers": [
@@ -173,6 +175,18 @@ func TestCompareCommand(t *testing.T) {
 	code, stdout, _ = run(t, "compare", dir, "--format", "csv")
 	if code != ExitOK || !strings.HasPrefix(stdout, "section,kind,a_name") || !strings.Contains(stdout, "total,b_slower,a,b,") {
 		t.Errorf("folder compare as csv: exit %d\n%s", code, stdout)
+	}
+	// JSON has one shape whatever the arguments: analyze-data.json's
+	// comparison section (a baseline and its pairs).
+	for _, args := range [][]string{{dir}, {dir + "#a", dir + "#b"}} {
+		code, stdout, stderr = run(t, append([]string{"compare", "--format", "json"}, args...)...)
+		var c contract.Comparison
+		if err := json.Unmarshal([]byte(stdout), &c); code != ExitOK || err != nil || c.Baseline != "a" || len(c.Pairs) != 1 || c.Pairs[0].B != "b" {
+			t.Errorf("compare %v --format json: exit %d, %v, %+v (stderr %q)", args, code, err, c, stderr)
+		}
+		if strings.Count(stdout, "\"pairs\"") != 1 {
+			t.Errorf("compare %v --format json printed more than one document:\n%s", args, stdout)
+		}
 	}
 	code, _, stderr = run(t, "compare", dir+"#a", dir+"#nope")
 	wantError(t, code, stderr, ExitCannotRun, "no backend", "a, b")

@@ -61,14 +61,14 @@ are compared.`,
 			if failAbove < 0 {
 				return cannotRun("--fail-above %g is negative; give a percentage such as 3", failAbove)
 			}
-			var pairs []*contract.ComparisonPair
+			var sec *contract.Comparison
 			if len(args) == 1 {
 				path, label, _ := strings.Cut(args[0], "#")
 				d, err := loadAnalysis(path)
 				if err != nil {
 					return err
 				}
-				sec, err := compare.Section(d, label)
+				sec, err = compare.Section(d, label)
 				if err != nil {
 					if len(usableLabels(d)) >= 2 {
 						err = withAdvice(err, advice{compare.ErrUnknownBaseline, commandLine("compare", path) + " against the fastest, or " + compareWith(d, path, args, 0)})
@@ -77,9 +77,6 @@ are compared.`,
 				}
 				if sec == nil {
 					return cannotRun("%s holds fewer than two backends compare can use (%s): %s; compare it with another build's dumps or analysis as a second argument", path, labelList(d), unusableReasons(d))
-				}
-				for i := range sec.Pairs {
-					pairs = append(pairs, &sec.Pairs[i])
 				}
 			} else {
 				a, err := loadSide(args, 0)
@@ -97,16 +94,16 @@ are compared.`,
 				if err != nil {
 					return cannotRun("%v", err)
 				}
-				pairs = append(pairs, p)
+				// The same shape as analyze-data.json's comparison: A, given
+				// first, is the baseline.
+				sec = &contract.Comparison{Baseline: p.A, BaselineReason: "chosen", Pairs: []contract.ComparisonPair{*p}}
+			}
+			if err := render.Write(c.OutOrStdout(), sec, format, top); err != nil {
+				return cannotRun("write comparison: %v", err)
 			}
 			failed := []string{}
-			for i, p := range pairs {
-				if i > 0 {
-					fmt.Fprintln(c.OutOrStdout())
-				}
-				if err := render.Write(c.OutOrStdout(), p, format, top); err != nil {
-					return cannotRun("write comparison: %v", err)
-				}
+			for i := range sec.Pairs {
+				p := &sec.Pairs[i]
 				if c.Flags().Changed("fail-above") && compare.FailAbove(p, failAbove) {
 					failed = append(failed, fmt.Sprintf("%s is %.1f %% slower than %s (noise ±%.1f %%, allowed %g %%)", p.B, p.DeltaPct, p.A, p.Noise.Pct, failAbove))
 				}

@@ -1,4 +1,4 @@
-// Package render writes a comparison pair for people and scripts: text,
+// Package render writes a comparison for people and scripts: text,
 // markdown, csv or json. It is apart from package compare so that the
 // analysis (which fills the comparison section) does not depend on the
 // renderers.
@@ -22,13 +22,35 @@ import (
 // Formats are the output formats Write accepts.
 var Formats = []string{"text", "markdown", "csv", "json"}
 
-// Write renders a pair as text (aligned columns), markdown, csv (one table
-// with a section column) or json (the contract's comparison pair). top caps
-// the rows of each table (0: all the pair holds).
-func Write(w io.Writer, p *contract.ComparisonPair, format string, top int) error {
+// Write renders a comparison as json (the contract's comparison section,
+// the same shape as analyze-data.json's "comparison": a baseline and its
+// pairs), or each pair in turn as text (aligned columns), markdown or csv
+// (one table with a section column). top caps the rows of each table (0:
+// all a pair holds).
+func Write(w io.Writer, c *contract.Comparison, format string, top int) error {
+	if format == "json" {
+		if err := json.MarshalWrite(w, c, jsontext.WithIndent("  "), json.Deterministic(true)); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
+		return err
+	}
+	for i := range c.Pairs {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := writePair(w, &c.Pairs[i], format, top); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writePair renders one pair in a table format.
+func writePair(w io.Writer, p *contract.ComparisonPair, format string, top int) error {
 	switch format {
-	case "json":
-		return json.MarshalWrite(w, p, jsontext.WithIndent("  "), json.Deterministic(true))
 	case "csv":
 		return writeCSV(w, p, top)
 	case "markdown":

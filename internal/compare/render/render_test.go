@@ -30,9 +30,10 @@ func TestWriteFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := &contract.Comparison{Baseline: "a", BaselineReason: "chosen", Pairs: []contract.ComparisonPair{*p}}
 	for _, f := range Formats {
 		var buf bytes.Buffer
-		if err := Write(&buf, p, f, 5); err != nil {
+		if err := Write(&buf, c, f, 5); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, want := range []string{"conv1", "FP32"} {
@@ -41,7 +42,7 @@ func TestWriteFormats(t *testing.T) {
 			}
 		}
 	}
-	if err := Write(&bytes.Buffer{}, p, "yaml", 5); err == nil {
+	if err := Write(&bytes.Buffer{}, c, "yaml", 5); err == nil {
 		t.Error("unknown format accepted")
 	}
 }
@@ -66,10 +67,9 @@ func TestGoldens(t *testing.T) {
 	if r := contract.ValidateData(d, nil); len(r.Semantic) > 0 {
 		t.Fatalf("semantic problems: %v", r.Semantic)
 	}
-	p := &d.Comparison.Pairs[0]
 	for _, f := range Formats {
 		var buf bytes.Buffer
-		if err := Write(&buf, p, f, 8); err != nil {
+		if err := Write(&buf, d.Comparison, f, 8); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", "cnn-fp16-int8."+map[string]string{"text": "txt", "markdown": "md", "csv": "csv", "json": "json"}[f]), buf.Bytes())
