@@ -19,6 +19,7 @@ const (
 	Summary                       // summary goldens of real dumps
 	AgentChecks                   // analyze.md checks on real agent analyses
 	Reports                       // packaging and rendering reports of real dumps
+	Issues                        // real trtexec console pastes of ../shared/issues and their resolutions
 	numCapabilities
 )
 
@@ -32,6 +33,7 @@ var capabilityText = [numCapabilities]string{
 	Summary:     "summary goldens of real dumps",
 	AgentChecks: "analyze.md checks on real agent analyses",
 	Reports:     "reports packaged and rendered from real dumps",
+	Issues:      "trtexec console logs pasted in real issue threads (../shared/issues)",
 }
 
 func (c Capability) describe() string {

@@ -36,14 +36,14 @@ func TestCapabilitiesUsed(t *testing.T) {
 				return true
 			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "Dir" {
+			if !ok || sel.Sel.Name != "Dir" && sel.Sel.Name != "IssuesDir" {
 				return true
 			}
 			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "corpustest" {
 				return true
 			}
 			if len(call.Args) != 2 {
-				t.Errorf("%s: corpustest.Dir needs a capability", fset.Position(call.Pos()))
+				t.Errorf("%s: corpustest.%s needs a capability", fset.Position(call.Pos()), sel.Sel.Name)
 				return true
 			}
 			c, ok := call.Args[1].(*ast.SelectorExpr)
@@ -62,6 +62,7 @@ func TestCapabilitiesUsed(t *testing.T) {
 	names := map[Capability]string{
 		Parsing: "Parsing", Companions: "Companions", Discovery: "Discovery", LayerFacts: "LayerFacts",
 		Verdicts: "Verdicts", Comparison: "Comparison", Summary: "Summary", AgentChecks: "AgentChecks", Reports: "Reports",
+		Issues: "Issues",
 	}
 	if len(names) != int(numCapabilities) {
 		t.Fatalf("names table has %d entries, want %d", len(names), numCapabilities)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,46 @@ func Dir(t testing.TB, c Capability) string {
 		t.Skipf("SKIP: shared corpus not found at %s; untested: %s", dir, c.describe())
 	}
 	return dir
+}
+
+// IssuesDir returns ../shared/issues: real trtexec console output pasted in
+// public issue threads, one folder per thread with PROVENANCE.md and
+// RESOLUTION.md. It skips the test, as Dir does, when the folder is absent.
+func IssuesDir(t testing.TB, c Capability) string {
+	t.Helper()
+	root := ModuleRoot(t)
+	dir := filepath.Join(root, "..", "shared", "issues")
+	if _, err := os.Stat(filepath.Join(dir, "INDEX.md")); err != nil {
+		announceMissing(t, filepath.Join(root, "..", "shared", "corpus"))
+		t.Skipf("SKIP: shared issues not found at %s; untested: %s", dir, c.describe())
+	}
+	return dir
+}
+
+// Resolution is what a case's RESOLUTION.md says an expert tool should lead
+// with.
+type Resolution struct {
+	Kind                 string // "kind:" line
+	ExpectedFirstProblem string // "expected_first_problem:" line
+}
+
+// LoadResolution reads the kind and expected first problem of a case folder.
+func LoadResolution(t testing.TB, caseDir string) Resolution {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(caseDir, "RESOLUTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Resolution
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "kind:"); ok {
+			r.Kind = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "expected_first_problem:"); ok {
+			r.ExpectedFirstProblem = strings.TrimSpace(v)
+		}
+	}
+	return r
 }
 
 // ModuleRoot returns the folder holding go.mod, walking up from the test's

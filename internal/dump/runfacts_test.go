@@ -2,6 +2,7 @@ package dump
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -259,6 +260,12 @@ func FuzzParseTrtexecLog(f *testing.F) {
 	f.Add([]byte(trt7Log))
 	f.Add([]byte("[I] === Performance summary ===\n[I] Latency: min = 1 ms, percentile(99%) = x ms\n"))
 	f.Add([]byte("&&&& RUNNING TensorRT.trtexec [TensorRT v99999999999999999999] # x"))
+	recs := []engine.ProfileRecord{{Name: "conv1 + relu1", TimeMs: 78.41, MedianMs: 0.018}, {Name: "(Unnamed Layer* 1) [Pooling]", TimeMs: 3.5, MedianMs: 0.001}}
+	for _, era := range []string{"7.1", "8.2", "8.5", "10.0"} {
+		f.Add([]byte(genEraLog(era, recs, 100, era == "8.2")))
+	}
+	f.Add([]byte("Layer(CaskConvolution): a, Tactic: 0x1, x[Int8(1,64,200,200)] -> y[Half(1,2,200,200)]\n[TensorRT] INFO: --------------- Layers running on DLA:\n{a,b}, {c\n"))
+	f.Add([]byte("  conv1       64.10             5.83      0.2\nAverage on 10 runs - GPU latency: 3.4 ms - Host latency: 7.0 ms (enqueue 0.8 ms)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, err := ParseTrtexecLog(data)
 		if err != nil {
@@ -272,6 +279,19 @@ func FuzzParseTrtexecLog(f *testing.F) {
 			t.Fatal("no runs without error")
 		}
 		for _, r := range runs {
+			if r.Log == nil {
+				t.Fatal("a log run without log facts")
+			}
+			for _, tb := range r.Log.Tables {
+				if len(tb.RowLines) != len(tb.Profile.Records) || tb.EndLine < tb.Line {
+					t.Fatalf("table lines %d-%d, %d row lines for %d rows", tb.Line, tb.EndLine, len(tb.RowLines), len(tb.Profile.Records))
+				}
+				for _, rec := range tb.Profile.Records {
+					if rec.Name == "" || !(rec.AverageMs >= 0) || !(rec.TimeMs >= 0) || math.IsInf(rec.TimeMs, 0) || rec.Percentage > 100.05 {
+						t.Fatalf("bad row %+v", rec)
+					}
+				}
+			}
 			if p := r.Perf; p != nil {
 				for _, s := range []engine.Stats{p.Latency, p.GPUCompute, p.Enqueue, p.H2D, p.D2H, p.EndToEnd} {
 					for _, v := range []*float64{s.Min, s.Max, s.Mean, s.Median, s.P90, s.P95, s.P99} {

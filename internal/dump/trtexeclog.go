@@ -1,7 +1,6 @@
 package dump
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"regexp"
@@ -40,47 +39,92 @@ var (
 // ParseTrtexecLog reads the runs of a trtexec console log, TensorRT 7 to 11
 // (a file may hold several runs one after another): command line and
 // version, the option sections, device information, the performance
-// summary and the warnings that matter for performance. Errors are
-// *FormatError; a log with no trtexec section at all is one.
+// summary (whole, or single lines pasted out of it), trace averages, the
+// warnings that matter for performance, the per-layer tables --dumpProfile
+// prints (every layout; several tables are several runs), and of a
+// --verbose build the engine layer information, tactic timing, DLA
+// placement and builder facts. Pasted fragments are read as far as they
+// go: line prefixes ("[06/21/2021-13:57:04] [I] ", "[I] ", "[TRT] [V] ")
+// present or stripped, headers or later rows cut. Errors are *FormatError;
+// a text with nothing trtexec prints is one.
 func ParseTrtexecLog(data []byte) ([]engine.Run, error) {
 	p := logParser{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		p.line(strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, errPlain(CodeMalformed, fmt.Sprintf("cannot read the log (%v)", err))
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		var line []byte
+		if i < 0 {
+			line, data = data, nil
+		} else {
+			line, data = data[:i], data[i+1:]
+		}
+		if len(line) > maxLogLine {
+			line = line[:maxLogLine]
+		}
+		p.lineNo++
+		p.line(strings.TrimRight(string(line), "\r"))
 	}
 	p.flush()
 	if len(p.runs) == 0 {
-		return nil, errPlain(CodeEmpty, "no trtexec run found (no \"&&&& RUNNING\" line, option sections or performance summary)")
+		return nil, errPlain(CodeEmpty, "no trtexec output found (no \"&&&& RUNNING\" line, option sections, performance summary or trace lines, per-layer profile table or verbose build lines)")
 	}
 	return p.runs, nil
 }
 
+// maxLogLine bounds one line: longer lines (a pasted blob) are read up to it.
+const maxLogLine = 1 << 20
+
 type logParser struct {
 	runs    []engine.Run
 	cur     *engine.Run
+	lineNo  int
+	first   int    // first line of the current run
 	section string // current "=== X ===" section
 	block   string // TensorRT 7 statistics block: host, enqueue, gpu
 	seenW   map[string]bool
 	devOpts []engine.Option // the current run's device information lines
+	table   *engine.ProfileTable
+	iters   int // iterations of a "=== Profile (N iterations ) ===" line not yet followed by rows
+	itersAt int
+	dla     string // "dla" or "gpu" while reading placement groups
+	timing  *engine.TacticTiming
+	format  string // the current autotuning format combination
+	fmtLine int
+	trace   traceAcc
 }
 
 func (p *logParser) run() *engine.Run {
 	if p.cur == nil {
-		p.cur = &engine.Run{}
+		p.cur = &engine.Run{Log: &engine.LogFacts{}}
 		p.seenW = map[string]bool{}
+		p.first = p.lineNo
 	}
 	return p.cur
 }
 
+func (p *logParser) facts() *engine.LogFacts { return p.run().Log }
+
+func (p *logParser) fact(key, value string) {
+	f := p.facts()
+	f.Facts = append(f.Facts, engine.LogFact{Key: key, Value: value, Line: p.lineNo})
+}
+
 func (p *logParser) flush() {
-	if p.cur != nil && (p.cur.Command != "" || len(p.cur.Model)+len(p.cur.Build)+len(p.cur.Infer) > 0 || p.cur.Perf != nil || p.cur.Device != nil) {
-		p.runs = append(p.runs, *p.cur)
+	p.endTable()
+	p.endTiming()
+	if p.cur != nil {
+		p.trace.finish(p.cur)
+		// A placement is a fact only of a build that used the DLA.
+		if d := p.cur.Log.DLA; d != nil && len(d.DLA) == 0 && len(d.Unsupported) == 0 {
+			p.cur.Log.DLA = nil
+		}
 	}
-	p.cur, p.section, p.block, p.devOpts = nil, "", "", nil
+	if c := p.cur; c != nil && (c.Command != "" || len(c.Model)+len(c.Build)+len(c.Infer)+len(c.System) > 0 || c.Perf != nil || c.Device != nil || c.Version != "" ||
+		len(c.Log.Tables)+len(c.Log.Layers)+len(c.Log.Timings)+len(c.Log.Facts) > 0 || c.Log.DLA != nil) {
+		c.Log.Lines = p.lineNo - p.first + 1
+		p.runs = append(p.runs, *c)
+	}
+	p.cur, p.section, p.block, p.devOpts, p.dla = nil, "", "", nil, ""
+	p.trace = traceAcc{}
 }
 
 func (p *logParser) perf() *engine.Perf {
@@ -91,8 +135,60 @@ func (p *logParser) perf() *engine.Perf {
 	return r.Perf
 }
 
+// stripPrefix cuts the head trtexec and TensorRT's logger put before a
+// message: an optional "[06/21/2021-13:57:04]" timestamp, then "[I]",
+// "[W]", "[E]", "[V]", "[F]" and "[TRT]" tags in any order. It returns the
+// level letter ("" when none), whether a [TRT] tag was seen, and the text.
+func stripPrefix(raw string) (level string, trt bool, text string) {
+	s := raw
+	for {
+		t := strings.TrimLeft(s, " \t")
+		if len(t) < 3 || t[0] != '[' {
+			break
+		}
+		end := strings.IndexByte(t, ']')
+		if end < 0 {
+			break
+		}
+		tag := t[1:end]
+		switch {
+		case len(tag) == 1 && strings.ContainsAny(tag, "IWEVF"):
+			if level == "" {
+				level = tag
+			}
+		case tag == "TRT":
+			trt = true
+		case tag == "TensorRT":
+			// The Python logger: "[TensorRT] INFO: text".
+			trt = true
+			rest := strings.TrimLeft(t[end+1:], " ")
+			for _, lv := range [...]string{"VERBOSE: ", "INFO: ", "WARNING: ", "ERROR: ", "INTERNAL_ERROR: "} {
+				if after, ok := strings.CutPrefix(rest, lv); ok {
+					if level == "" {
+						level = lv[:1]
+					}
+					return level, trt, after
+				}
+			}
+			return level, trt, rest
+		case len(tag) >= 8 && tag[0] >= '0' && tag[0] <= '9' && strings.Trim(tag, "0123456789/:.- ") == "":
+			// a timestamp
+		default:
+			return level, trt, s
+		}
+		s = t[end+1:]
+		if len(s) > 0 && s[0] == ' ' {
+			s = s[1:]
+		}
+	}
+	return level, trt, s
+}
+
 func (p *logParser) line(raw string) {
 	if rest, ok := strings.CutPrefix(raw, "&&&& RUNNING "); ok {
+		if c := p.cur; c != nil && onlyCommand(c) {
+			p.cur = nil // the pasted command this RUNNING line repeats
+		}
 		p.flush()
 		r := p.run()
 		if m := versionTag.FindStringSubmatch(rest); m != nil {
@@ -100,28 +196,58 @@ func (p *logParser) line(raw string) {
 		}
 		if _, cmd, ok := strings.Cut(rest, " # "); ok {
 			r.Command = strings.TrimSpace(cmd)
+			p.commandFacts(r.Command)
 		}
 		return
 	}
-	if strings.HasPrefix(raw, "&&&& ") {
+	if rest, ok := strings.CutPrefix(raw, "&&&& "); ok {
+		p.endTable()
 		p.section, p.block = "", ""
+		// "&&&& PASSED TensorRT.trtexec [TensorRT v8402] # cmd" ends a run;
+		// a paste that lost the RUNNING line still has it.
+		if p.cur != nil || strings.Contains(rest, "trtexec") {
+			r := p.run()
+			if m := versionTag.FindStringSubmatch(rest); m != nil && r.Version == "" {
+				r.Version = versionFromNumber(m[1])
+			}
+			if _, cmd, ok := strings.Cut(rest, " # "); ok && r.Command == "" {
+				r.Command = strings.TrimSpace(cmd)
+				p.commandFacts(r.Command)
+			}
+			p.flush()
+		}
 		return
 	}
-	level, trt, text := "", false, raw
-	if m := logPrefix.FindStringSubmatchIndex(raw); m != nil {
-		level = raw[m[2]:m[3]]
-		trt = m[4] >= 0
-		text = raw[m[1]:]
-	}
+	level, trt, text := stripPrefix(raw)
 	text = strings.TrimSpace(text)
+
+	// Per-layer tables first: their rows are right-aligned names that would
+	// read as anything else.
+	if p.tableLine(text) {
+		return
+	}
+	if text == "" {
+		p.section = "" // a blank line ends an option section
+		p.dla = ""
+		return
+	}
+	if p.buildLine(level, text) {
+		return
+	}
+	if level == "" && !trt && p.commandLine(text) {
+		return
+	}
 	if strings.HasPrefix(text, "=== ") && strings.HasSuffix(text, " ===") {
 		name := strings.TrimSuffix(strings.TrimPrefix(text, "=== "), " ===")
 		// A second "Model Options" starts the next run of a concatenated log.
-		if name == "Model Options" && p.cur != nil && (len(p.cur.Model) > 0 || p.cur.Perf != nil) {
+		if name == "Model Options" && p.cur != nil && (len(p.cur.Model) > 0 || p.cur.Perf != nil || len(p.cur.Log.Tables) > 0) {
 			p.flush()
 		}
 		p.run()
 		p.section, p.block = name, ""
+		if name == "Performance summary" {
+			p.fact(engine.FactPerfSummary, "")
+		}
 		return
 	}
 	if level == "W" || level == "E" || level == "F" {
@@ -133,27 +259,33 @@ func (p *logParser) line(raw string) {
 	if level == "I" && strings.Contains(text, "more performance might be enabled") {
 		p.warning(text)
 	}
-	if m := versionLine.FindStringSubmatch(text); m != nil {
+	if !strings.HasPrefix(text, "TensorRT version: ") {
+	} else if m := versionLine.FindStringSubmatch(text); m != nil {
 		p.run().Version = m[1]
 		return
 	}
-	if m := traceLine.FindStringSubmatch(text); m != nil {
+	if !strings.HasPrefix(text, "Timing trace has ") {
+	} else if m := traceLine.FindStringSubmatch(text); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n >= 0 {
 			p.perf().Samples = n
 		}
 		return
 	}
-	if m := cvLine.FindStringSubmatch(text); m != nil {
+	if strings.HasPrefix(text, "Average on ") && p.trace.add(text, p.lineNo) {
+		p.run()
+		return
+	}
+	if strings.HasPrefix(text, "* ") && strings.Contains(text, "bound by") {
+		p.fact(engine.FactWarning, strings.TrimPrefix(text, "* "))
+	}
+	if !strings.Contains(text, "coefficient of variance") {
+	} else if m := cvLine.FindStringSubmatch(text); m != nil {
 		if f, ok := leadingNumber(m[1]); ok {
 			p.perf().CVPercent = &f
 		}
 		return
 	}
 	if trt {
-		return
-	}
-	if text == "" {
-		p.section = "" // a blank line ends an option section
 		return
 	}
 	switch p.section {
@@ -171,58 +303,123 @@ func (p *logParser) line(raw string) {
 			r.Model = append(r.Model, o)
 		case "Build Options":
 			r.Build = append(r.Build, o)
+			p.buildOption(o)
 		case "System Options":
 			r.System = append(r.System, o)
 		case "Inference Options":
 			r.Infer = append(r.Infer, o)
+			if o.Key == "Input inference shape" || o.Key == "Input build shape" {
+				p.fact(engine.FactInputShape, o.Value)
+			}
 		case "Device Information":
 			p.devOpts = append(p.devOpts, o)
 			r.Device = deviceFromOptions(p.devOpts)
 		}
 		return
-	case "Performance summary":
-		p.summaryLine(text)
+	}
+	if p.summaryLine(text) {
 		return
 	}
 	p.trt7Line(text)
 }
 
-// summaryLine reads one line of TensorRT 8+'s "=== Performance summary ===".
-func (p *logParser) summaryLine(text string) {
+// commandFacts records what a trtexec command line says.
+func (p *logParser) commandFacts(cmd string) {
+	p.fact(engine.FactCommand, cmd)
+	var prec []string
+	for _, f := range strings.Fields(cmd) {
+		name, val, _ := strings.Cut(f, "=")
+		switch name {
+		case "--fp16", "--int8", "--best", "--fp8", "--bf16", "--noTF32", "--stronglyTyped":
+			prec = append(prec, name)
+		case "--inputIOFormats", "--outputIOFormats":
+			p.fact(engine.FactIOFormats, name+"="+val)
+		case "--loadEngine":
+			p.fact(engine.FactLoadEngine, val)
+		}
+	}
+	if len(prec) == 0 {
+		prec = append(prec, "none")
+	}
+	p.fact(engine.FactPrecision, "flags: "+strings.Join(prec, " "))
+}
+
+// onlyCommand reports whether a run holds nothing but a pasted command.
+func onlyCommand(r *engine.Run) bool {
+	l := r.Log
+	return r.Perf == nil && r.Device == nil && len(r.Model)+len(r.Build)+len(r.Infer)+len(r.System) == 0 &&
+		len(l.Tables)+len(l.Layers)+len(l.Timings) == 0 && l.DLA == nil && l.Trace == nil && len(r.Warnings) == 0
+}
+
+// commandLine takes a trtexec command a user pasted without the RUNNING
+// line ("./trtexec --onnx=m.onnx --fp16", "PS C:\\x> trtexec.exe ...").
+func (p *logParser) commandLine(text string) bool {
+	i := strings.Index(text, "trtexec")
+	if i < 0 || !strings.Contains(text[i:], " --") {
+		return false
+	}
+	start := strings.LastIndexAny(text[:i], " >") + 1
+	cmd := strings.TrimSpace(text[start:])
+	r := p.run()
+	if r.Command != "" && r.Command != cmd && (r.Perf != nil || len(r.Log.Tables) > 0) {
+		p.flush()
+		r = p.run()
+	}
+	if r.Command == "" {
+		r.Command = cmd
+		p.commandFacts(cmd)
+	}
+	return true
+}
+
+// summaryLine reads one line of TensorRT 8+'s performance summary, inside
+// "=== Performance summary ===" or pasted alone; false when text is none.
+func (p *logParser) summaryLine(text string) bool {
 	key, val, ok := strings.Cut(text, ": ")
 	if !ok {
-		return
+		return false
 	}
-	perf := p.perf()
 	var row *engine.Stats
+	fact := ""
 	switch key {
 	case "Throughput":
-		if f, ok := leadingNumber(val); ok {
-			perf.ThroughputQPS = &f
+		if f, ok := leadingNumber(val); ok && strings.HasSuffix(val, " qps") {
+			p.perf().ThroughputQPS = &f
+			return true
 		}
+		return false
 	case "Total Host Walltime":
-		if f, ok := leadingNumber(val); ok {
-			perf.WalltimeS = &f
+		if f, ok := leadingNumber(val); ok && strings.HasSuffix(val, " s") {
+			p.perf().WalltimeS = &f
+			return true
 		}
+		return false
 	case "Total GPU Compute Time":
-		if f, ok := leadingNumber(val); ok {
-			perf.TotalGPUComputeS = &f
+		if f, ok := leadingNumber(val); ok && strings.HasSuffix(val, " s") {
+			p.perf().TotalGPUComputeS = &f
+			return true
 		}
+		return false
 	case "Latency":
-		row = &perf.Latency
+		row, fact = &p.perf().Latency, engine.FactLatency
 	case "End-to-End Host Latency":
-		row = &perf.EndToEnd
+		row = &p.perf().EndToEnd
 	case "Enqueue Time":
-		row = &perf.Enqueue
+		row, fact = &p.perf().Enqueue, engine.FactEnqueue
 	case "H2D Latency":
-		row = &perf.H2D
+		row, fact = &p.perf().H2D, engine.FactH2D
 	case "GPU Compute Time":
-		row = &perf.GPUCompute
+		row, fact = &p.perf().GPUCompute, engine.FactGPUCompute
 	case "D2H Latency":
-		row = &perf.D2H
+		row, fact = &p.perf().D2H, engine.FactD2H
+	default:
+		return false
 	}
-	if row == nil {
-		return
+	if !strings.HasPrefix(val, "min = ") {
+		return false
+	}
+	if fact != "" {
+		p.fact(fact, val)
 	}
 	for part := range strings.SplitSeq(val, ",") {
 		m := statPart.FindStringSubmatch(strings.TrimSpace(part))
@@ -235,6 +432,7 @@ func (p *logParser) summaryLine(text string) {
 		}
 		setStat(row, m[1], m[2], f)
 	}
+	return true
 }
 
 // trt7Line reads TensorRT 7's statistics blocks ("Host Latency", "Enqueue
@@ -243,12 +441,15 @@ func (p *logParser) trt7Line(text string) {
 	switch text {
 	case "Host Latency":
 		p.block = "host"
+		p.fact(engine.FactLatency, "TensorRT 7 block")
 		return
 	case "Enqueue Time":
 		p.block = "enqueue"
+		p.fact(engine.FactEnqueue, "TensorRT 7 block")
 		return
 	case "GPU Compute":
 		p.block = "gpu"
+		p.fact(engine.FactGPUCompute, "TensorRT 7 block")
 		return
 	}
 	if p.block == "" {

@@ -40,6 +40,10 @@ type Perf struct {
 	// not printed).
 	TotalGPUComputeS *float64
 	WalltimeS        *float64
+	// FromTrace is true when the statistics come from trtexec's "Average on
+	// N runs" trace lines (a paste without the summary): GPUCompute, Latency
+	// and Enqueue are then statistics of those averages.
+	FromTrace bool
 }
 
 // Device is what a source says of the GPU; zero values mean unknown.
@@ -74,6 +78,9 @@ type Run struct {
 	Perf   *Perf    // nil when the source holds no performance summary
 	// Warnings are the warning lines that matter for performance, in order.
 	Warnings []string
+	// Log holds what only a console log says (tables, verbose build lines,
+	// trace, and the line of each fact); nil for other sources.
+	Log *LogFacts
 }
 
 // Opt returns the value of the first option named key in opts.
