@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // The hostile-input catalogue: what an attacker or a careless user gives
@@ -273,6 +275,40 @@ func hostileCases() []hostile {
 		}
 	}
 
+	// Layer names holding shell code reach a pasteable command only as one
+	// single-quoted word (precision_fallback's --layerPrecisions).
+	for _, name := range []string{"Conv_1$(touch${IFS}PWNED)", "Conv_1`id`", "Conv_1;id", "Conv_1|id", "Conv_1&&id"} {
+		for _, cmd := range []string{"analyze", "summary"} {
+			add(hostile{name: "commands/layer name " + name + ", " + cmd, code: 0, msg: "'--layerPrecisions=", setup: func(e *env) []string {
+				e.write("layers_fp16.json", fallbackLayers(name))
+				e.write("profile_fp16.json", fallbackProfile(name))
+				if cmd == "analyze" {
+					return []string{"analyze", e.in, "--output", e.prev}
+				}
+				return []string{"summary", e.in}
+			}, check: func(e *env, stdout, _ string) {
+				text := stdout
+				if cmd == "analyze" {
+					b, _ := os.ReadFile(e.prev)
+					var d contract.AnalyzeData
+					if err := json.Unmarshal(b, &d); err != nil || len(d.Results) == 0 || len(d.Results[0].Issues) == 0 {
+						e.t.Fatalf("no finding: %v", err)
+					}
+					text = d.Results[0].Issues[0].NextCheck
+				}
+				i := strings.Index(text, "'--layerPrecisions=")
+				if i < 0 {
+					e.t.Fatalf("no quoted --layerPrecisions in %q", text)
+				}
+				end := strings.Index(text[i:], ":fp16'") + len(":fp16'")
+				args, err := trtexecflags.ShellArgs(text[i : i+end])
+				if err != nil || len(args) != 1 || args[0] != "--layerPrecisions="+name+":fp16" {
+					e.t.Errorf("the printed word %s reads back as %q (%v)", text[i:i+end], args, err)
+				}
+			}})
+		}
+	}
+
 	// Inputs that cannot be analysed: exit 2, nothing written.
 	add(
 		hostile{name: "scope/missing folder", code: 2, msg: "error:", setup: func(e *env) []string {
@@ -505,6 +541,29 @@ func hostileCases() []hostile {
 		}},
 	)
 	return cs
+}
+
+// fallbackLayers is an FP16 engine whose second convolution, called name,
+// runs in FP32 (precision_fallback names it in --layerPrecisions).
+func fallbackLayers(name string) string {
+	const f16, f32 = "Channel major FP16 format where channel % 8 == 0", "Row major linear FP32"
+	layer := func(n, tactic, in, out, format string) map[string]any {
+		return map[string]any{"Name": n, "LayerType": "CaskConvolution", "TacticName": tactic, "OutMaps": 64, "Groups": 1,
+			"Inputs":  []any{map[string]any{"Name": in, "Dimensions": []int{1, 64, 56, 56}, "Format/Datatype": format}},
+			"Outputs": []any{map[string]any{"Name": out, "Dimensions": []int{1, 64, 56, 56}, "Format/Datatype": format}}}
+	}
+	b, _ := json.Marshal(map[string]any{"Bindings": []string{"x", "z"}, "Layers": []any{
+		layer("Conv_0", "sm80_xmma_fprop_implicit_gemm_f16f16_f16f16_f16_nhwckrsc_nhwc_tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16", "x", "y", f16),
+		layer(name, "ampere_scudnn_128x64_relu_small_nn_v1", "y", "z", f32),
+	}})
+	return string(b)
+}
+
+func fallbackProfile(name string) string {
+	b, _ := json.Marshal([]any{map[string]any{"count": 10},
+		map[string]any{"name": "Conv_0", "timeMs": 30, "averageMs": 3, "medianMs": 3, "percentage": 75},
+		map[string]any{"name": name, "timeMs": 10, "averageMs": 1, "medianMs": 1, "percentage": 25}})
+	return string(b)
 }
 
 // refusal is what validate, summary and compare say about a broken

@@ -22,6 +22,7 @@ import (
 	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/mdcheck"
 	"github.com/trtperf/trtperf/internal/report"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 func init() { register("package", newPackageCmd) }
@@ -362,7 +363,7 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	decode := func(data []byte) (*contract.AnalyzeData, *contract.Index, error) {
 		d, idx, err := contract.DecodeIndexed(data)
 		if err != nil {
-			return nil, nil, &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; run 'trtperf validate %s' for details", f.analyzeData, err, f.analyzeData)}
+			return nil, nil, &ExitError{Code: ExitCheck, Err: fmt.Errorf("%s is not a valid analyze-data.json (%v), so no report was published; for details run: %s", f.analyzeData, err, commandLine("validate", f.analyzeData))}
 		}
 		// The model name is recorded once, by analyze: repeating the same
 		// name is harmless, a different one would make the folder name
@@ -372,7 +373,7 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 			if d.ModelName != "" {
 				recorded = fmt.Sprintf("model_name %q", d.ModelName)
 			}
-			return nil, nil, cannotRun("%s records %s and package does not change the analysis; to name the model, run 'trtperf analyze FOLDER --model-name %s --output %s' and package that file", f.analyzeData, recorded, f.modelName, f.analyzeData)
+			return nil, nil, cannotRun("%s records %s and package does not change the analysis; to name the model, package the file written by: trtperf analyze FOLDER --model-name %s --output %s", f.analyzeData, recorded, trtexecflags.ShellQuote(f.modelName), trtexecflags.ShellQuote(f.analyzeData))
 		}
 		return d, idx, nil
 	}
@@ -440,8 +441,8 @@ func printPackaged(c *cobra.Command, dir string, withMD bool) {
 	}
 	// stdout keeps the contract's lines for scripts; a person reads how to
 	// add the AI analysis the report has a panel for.
-	fmt.Fprintf(c.ErrOrStderr(), "analyze_md: none yet; write one (see 'trtperf skill install') and add it with: trtperf package --analyze-data %s --report-dir %s --analyze-md analyze.md\n",
-		filepath.Join(dir, report.FileAnalyzeData), dir)
+	fmt.Fprintf(c.ErrOrStderr(), "analyze_md: none yet; write one (see 'trtperf skill install') and add it with: %s\n",
+		commandLine("package", "--analyze-data", filepath.Join(dir, report.FileAnalyzeData), "--report-dir", dir, "--analyze-md", "analyze.md"))
 }
 
 // sameFileOrBytes reports whether path (already read as data) is the

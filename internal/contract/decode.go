@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // Decode parses analyze-data.json. It checks JSON syntax, types and the
@@ -39,7 +40,7 @@ func (e *InvalidError) Error() string {
 	if e.Count > 1 {
 		more = fmt.Sprintf(" (and %d more)", e.Count-1)
 	}
-	return fmt.Sprintf("%s is not a valid analyze-data.json: %s: %s%s; run 'trtperf validate %s' for every problem, or re-create it with 'trtperf analyze'", e.Path, ptr, e.First.Message, more, e.Path)
+	return fmt.Sprintf("%s is not a valid analyze-data.json: %s: %s%s; run 'trtperf validate' on it for every problem (trtperf validate %s), or re-create it with 'trtperf analyze'", e.Path, ptr, e.First.Message, more, trtexecflags.ShellQuote(e.Path))
 }
 
 // ReadValid reads an analyze-data.json file and returns it only when it

@@ -3,6 +3,8 @@ package findings
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
@@ -44,15 +46,36 @@ func (c *ctx) ioFormat(spec string) string {
 
 // addressableName reports whether trtexec's --layerPrecisions can name a
 // layer: a network layer name, not a name TensorRT made up while building
-// (fused "a + b" names, Myelin regions and kernels, reformats, Q/DQ), and no
-// character the spec syntax splits on.
+// (fused "a + b" names, Myelin regions and kernels, reformats, Q/DQ), no
+// character the spec syntax splits on, and no control or invisible
+// character (a command holding one cannot be read or typed). Shell
+// metacharacters are fine: layerPrecisionsArg quotes the argument.
 func addressableName(l *contract.Layer) bool {
+	return !builderName(l) && typableName(l.Name)
+}
+
+// builderName: a name TensorRT made up while building (fused "a + b"
+// names, Myelin regions and kernels, reformats, Q/DQ).
+func builderName(l *contract.Layer) bool {
 	n := l.Name
-	if n == "" || l.Origin == "QDQ" || l.Origin == "REFORMAT" {
-		return false
+	if l.Origin == "QDQ" || l.Origin == "REFORMAT" {
+		return true
 	}
 	for _, bad := range []string{" + ", "_myl", "__myl", "ForeignNode", "Reformatting CopyNode", "QuantizeLinear", "DequantizeLinear", "PWN(", "[", "]"} {
 		if strings.Contains(n, bad) {
+			return true
+		}
+	}
+	return false
+}
+
+// typableName: a --layerPrecisions entry can carry the name.
+func typableName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, r := range n {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
 			return false
 		}
 	}
@@ -60,18 +83,39 @@ func addressableName(l *contract.Layer) bool {
 }
 
 // addressable lists "name:prec" specs for the records whose layers can be
-// named, at most five; "" when none can.
+// named, at most five, as a --layerPrecisions value; "" when none can.
 func (c *ctx) addressable(recs []*contract.Record, prec string) string {
-	var specs []string
+	var specs []trtexecflags.LayerSetting
 	for _, r := range recs {
 		if len(specs) == 5 {
 			break
 		}
 		if addressableName(c.layer(r)) {
-			specs = append(specs, r.Name+":"+prec)
+			specs = append(specs, trtexecflags.LayerSetting{Name: r.Name, Value: prec})
 		}
 	}
-	return strings.Join(specs, ",")
+	spec, err := trtexecflags.FormatLayerSpec(specs)
+	if err != nil {
+		return ""
+	}
+	return spec
+}
+
+// layerPrecisionsArg is the --layerPrecisions=SPEC argument as a command
+// prints it: quoted with the one quoting function, so a layer name holding
+// $(…), a backtick, ; or | stays one literal argument.
+func layerPrecisionsArg(spec string) string {
+	return trtexecflags.ShellQuote("--layerPrecisions=" + spec)
+}
+
+// unaddressableWhy says why none of recs can be named in --layerPrecisions.
+func (c *ctx) unaddressableWhy(recs []*contract.Record) string {
+	for _, r := range recs {
+		if l := c.layer(r); !builderName(l) && !typableName(l.Name) {
+			return "carry names that --layerPrecisions cannot address (made by TensorRT while fusing, or holding a blank, ',', ':', a quote or an invisible character)"
+		}
+	}
+	return "carry names TensorRT made while fusing, which --layerPrecisions cannot address"
 }
 
 // rebuildWith is "rebuild with FLAGS" when the backend's trtexec takes the

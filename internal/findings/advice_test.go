@@ -20,6 +20,25 @@ import (
 // flagRE finds command-line options in advice text.
 var flagRE = regexp.MustCompile(`--[A-Za-z][A-Za-z0-9-]*(=[^\s,;)]+)?`)
 
+// optionWords are the options in advice text as the shell hands them to
+// the program: a quoted '--flag=value' word is unquoted.
+func optionWords(text string) []string {
+	var out []string
+	for _, m := range quotedOptionRE.FindAllStringIndex(text, -1) {
+		w := text[m[0]:m[1]]
+		if args, err := trtexecflags.ShellArgs(w); err == nil && len(args) == 1 {
+			out = append(out, args[0])
+		}
+	}
+	for _, f := range flagRE.FindAllString(quotedOptionRE.ReplaceAllString(text, ""), -1) {
+		out = append(out, strings.TrimRight(f, "."))
+	}
+	return out
+}
+
+// quotedOptionRE finds an option quoted with ShellQuote.
+var quotedOptionRE = regexp.MustCompile(`'--[A-Za-z][^']*'(?:\\''[^']*')*`)
+
 // otherTools are options of the other tools advice names (polygraphy,
 // tf2onnx), not trtexec's.
 var otherTools = map[string]bool{"--fold-constants": true, "--inputs-as-nchw": true}
@@ -35,8 +54,7 @@ func checkAdvice(t *testing.T, where string, b *contract.Backend) {
 	}
 	for _, f := range b.Issues {
 		for _, text := range []string{f.NextCheck, f.Action} {
-			for _, flag := range flagRE.FindAllString(text, -1) {
-				flag = strings.TrimRight(flag, ".")
+			for _, flag := range optionWords(text) {
 				name, value, _ := strings.Cut(flag, "=")
 				if otherTools[name] {
 					continue

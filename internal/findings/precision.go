@@ -217,9 +217,9 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 			if target == "int8" {
 				flag = "--int8 --fp16"
 			}
-			f.NextCheck = fmt.Sprintf("Rebuild with %s --precisionConstraints=prefer --layerPrecisions=%s and compare latency and accuracy.", flag, names)
+			f.NextCheck = fmt.Sprintf("Rebuild with %s --precisionConstraints=prefer %s and compare latency and accuracy.", flag, layerPrecisionsArg(names))
 		} else {
-			f.NextCheck = "These layers carry names TensorRT made while fusing, which --layerPrecisions cannot address: look for Cast nodes to FP32 (or ops without " + c.target + " kernels) around " + c.topNames(recs, 2) + " in the model, remove them, rebuild and check the layers' precision."
+			f.NextCheck = "These layers " + c.unaddressableWhy(recs) + ": look for Cast nodes to FP32 (or ops without " + c.target + " kernels) around " + c.topNames(recs, 2) + " in the model, remove them, rebuild and check the layers' precision."
 		}
 	}
 	return f

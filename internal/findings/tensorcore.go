@@ -130,7 +130,7 @@ func evalNoTensorCore(c *ctx) *contract.Finding {
 			names := c.addressable(recs, "fp16")
 			f.Action = "Run the first convolution in FP16 (few input channels have no INT8 tensor-core kernel)."
 			if names != "" && c.has("--layerPrecisions="+names) {
-				f.NextCheck = "Rebuild with --int8 --fp16 --precisionConstraints=prefer --layerPrecisions=" + names + " and compare the first layer's time."
+				f.NextCheck = "Rebuild with --int8 --fp16 --precisionConstraints=prefer " + layerPrecisionsArg(names) + " and compare the first layer's time."
 			} else {
 				f.NextCheck = "Keep the first convolution in FP16 (set its precision in the network definition), " + c.rebuildWith("--int8 --fp16") + " and compare its time."
 			}

@@ -132,7 +132,7 @@ func TestShellWords(t *testing.T) {
 		{"a \\\n b", `a|b`},
 		{`a 2>&1 | tee x`, `a|<redir>|1|<sep>|tee|x`},
 		{`a && b; c`, `a|<sep>|b|<sep>|c`},
-		{`a # c d`, `a`},
+		{`a # c d`, `a|<comment>`},
 		{`a x#y`, `a|x#y`},
 	} {
 		toks, err := shellWords(c.in)
@@ -150,6 +150,40 @@ func TestShellWords(t *testing.T) {
 		}
 		if got := strings.Join(parts, "|"); got != c.want {
 			t.Errorf("shellWords(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// Hostile arguments quoted with ShellQuote come back from the POSIX
+// splitter as exactly one argument with nothing live, and the same text
+// run by /bin/sh (shell_unix_test.go) gives the same argument.
+var hostileArgs = []string{
+	"a$(touch PWNED)", "a`touch PWNED`", "a;touch PWNED", "a|touch PWNED", "a&&b", "a&b", "a>b", "a<b",
+	"$HOME", "${HOME}", "a b", "a\tb", "a\nb", "it's", "'", "\\", "a\\", "\"a\"", "*", "a?", "[ab]", "~", "~root",
+	"#x", "a #x", "!!", "a!b", "%PATH%", "^", "a,b", "@x", "-", "--x=a b", "é", "\u200b", "a\u202eb", "=", "",
+}
+
+func TestShellQuoteHostile(t *testing.T) {
+	for _, a := range hostileArgs {
+		q := ShellQuote(a)
+		args, err := ShellArgs("prog " + q)
+		if err != nil {
+			t.Errorf("ShellQuote(%q) = %s: %v", a, q, err)
+			continue
+		}
+		if len(args) != 2 || args[1] != a {
+			t.Errorf("ShellQuote(%q) = %s reads back as %q", a, q, args)
+		}
+		if !strings.Contains(a, "'") && q != a && (q[0] != '\'' || strings.Count(q, "'") != 2) {
+			t.Errorf("ShellQuote(%q) = %s is not one literal PowerShell string", a, q)
+		}
+	}
+}
+
+func TestShellArgsRefusesLiveText(t *testing.T) {
+	for _, s := range []string{"a $(b)", "a `b`", "a; b", "a | b", "a && b", "a > b", "a $HOME", `a "$HOME"`, "a 'b", "a # b", "a\nb"} {
+		if args, err := ShellArgs(s); err == nil {
+			t.Errorf("ShellArgs(%q) = %q, want an error", s, args)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package trtexecflags
 import (
 	"errors"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ type shellToken struct {
 // simple command: blanks separate words, '…' is literal, "…" allows \" \\
 // \$ \` escapes, a backslash escapes one character (backslash-newline
 // continues the line), # at a word start begins a comment, and the
-// operators | || && ; & and redirections are returned as tokens.
+// operators | || && ; &, redirections and comments are returned as tokens.
 // Command substitution ($(…), `…`) and a < or > inside a word are
 // rejected: a printed command must not depend on them (a "<file>"
 // placeholder would be read as a redirection).
@@ -99,9 +100,11 @@ func shellWords(s string) ([]shellToken, error) {
 			cur.WriteByte(c)
 			i++
 		case c == '#' && !inWord:
+			j := i
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
+			toks = append(toks, shellToken{op: "comment", text: s[j:i]})
 		case c == '|' || c == ';' || (c == '&' && !(i+1 < len(s) && s[i+1] == '>')):
 			flush()
 			op := string(c)
@@ -173,6 +176,7 @@ func trtexecInvocations(toks []shellToken) (runs [][]shellToken, any bool) {
 		switch t.op {
 		case "sep":
 			end()
+		case "comment":
 		case "redir":
 			if i+1 < len(toks) && toks[i+1].op == "" {
 				i++ // the redirection's target
@@ -201,25 +205,63 @@ func isAssignment(s string) bool {
 	return true
 }
 
-// ShellQuote returns arg written so that a POSIX shell passes it to the
-// program unchanged: as is when it holds only safe characters, else in
-// single quotes.
+// ShellQuote is the one quoting function for every command trtperf prints
+// (advice, next checks, hints, examples). It returns arg written so that a
+// POSIX shell (sh, bash, zsh) passes it to the program unchanged: bare when
+// it holds only characters that no shell treats specially (letters,
+// digits and - _ = + : . /), else in single quotes, a single quote written
+// '\” . Inside single quotes nothing is live: no $(…), backtick, ;, |, &,
+// redirection, glob or history expansion.
+//
+// The bare form means the same in PowerShell and cmd.exe, and the quoted
+// form is a literal PowerShell string too when arg holds no single quote
+// (names trtexec takes never do). cmd.exe has no quoting that keeps every
+// character literal: commands are printed for a POSIX shell or
+// PowerShell.
 func ShellQuote(arg string) string {
 	if arg == "" {
 		return "''"
 	}
-	safe := true
-	for i := 0; i < len(arg); i++ {
-		c := arg[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_=+:,./@%", c) >= 0) {
-			safe = false
-			break
-		}
-	}
-	if safe {
+	if bareSafe(arg) {
 		return arg
 	}
 	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+}
+
+// bareSafe: arg needs no quoting in sh, bash, zsh, PowerShell or cmd.exe.
+// ',' (a PowerShell array), '@' (PowerShell splatting) and '%' (cmd.exe
+// variables) are quoted too.
+func bareSafe(arg string) bool {
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_=+:./", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// ShellArgs splits a command printed for a POSIX shell into the arguments
+// the program receives, and fails when anything in it is live: an
+// operator (| ; & && ||), a redirection, a $ expansion, command
+// substitution, an unclosed quote or a comment. Tests use it to prove a
+// printed command runs exactly what it names.
+func ShellArgs(s string) ([]string, error) {
+	toks, err := shellWords(s)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]string, 0, len(toks))
+	for _, t := range toks {
+		switch {
+		case t.op != "":
+			return nil, errors.New("the command holds the shell operator " + strconv.Quote(t.text))
+		case t.expanded:
+			return nil, errors.New("the argument " + strconv.Quote(t.text) + " holds a $ expansion")
+		}
+		args = append(args, t.text)
+	}
+	return args, nil
 }
 
 // QuoteCommand joins argv into one shell command line, quoting each word
