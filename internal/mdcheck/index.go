@@ -330,6 +330,8 @@ func fieldUnit(path string) (unit, float64) {
 	switch {
 	case strings.HasSuffix(key, "_ms") || strings.Contains(path, "_ms."):
 		return unitMs, 1
+	case key == "cv":
+		return unitPct, 100 // a fraction, written as a percentage
 	case key == "share" || key == "percentage" || key == "pct" || strings.HasSuffix(key, "_share") || strings.HasSuffix(key, "_pct") || strings.HasSuffix(key, "_percent"):
 		return unitPct, 1
 	case strings.HasSuffix(key, "_gbs"):
