@@ -13,8 +13,12 @@
 #                                              its analyze-data.json and list code it wrote
 #
 # The agent must see only DIR/skill and DIR/tasks/N: setup copies the dump
-# files (not the corpus's PROVENANCE.md or DIAGNOSIS.md) under neutral
-# folder names. CORPUS overrides the corpus folder (default ../shared/corpus
+# files (not the corpus's PROVENANCE.md or DIAGNOSIS.md, nor an issue's
+# RESOLUTION.md) under neutral folder names. A task is built from corpus
+# cases (case), from a pasted console log of ../shared/issues (issue), and
+# can drop files (keep) or put one case's build beside another's (add), so
+# that partial and mixed folders are real dumps too. CORPUS and ISSUES
+# override the two folders (default ../shared/corpus and ../shared/issues
 # beside the repository).
 set -euo pipefail
 
@@ -22,6 +26,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd -P)
 tasks="$repo/scripts/agent-eval/tasks.txt"
 template="$repo/scripts/agent-eval/results-template.md"
 corpus=${CORPUS:-$repo/../shared/corpus}
+issues=${ISSUES:-$repo/../shared/issues}
 
 die() {
 	echo "agent-eval.sh: error: $*" >&2
@@ -56,6 +61,52 @@ copy_dumps() {
 	find "$src" -maxdepth 1 -type f ! -name '*.md' -exec cp {} "$2"/ \;
 }
 
+# copy_issue CASE DEST copies what the user pasted in an issue thread (its
+# logs and pasted JSON), not the thread's PROVENANCE.md or RESOLUTION.md.
+copy_issue() {
+	local src="$issues/$1"
+	[ -d "$src" ] || die "issue case $src not found; set ISSUES to the issues folder"
+	mkdir -p "$2"
+	find "$src" -maxdepth 1 -type f ! -name '*.md' -exec cp {} "$2"/ \;
+}
+
+# keep_only DEST GLOBS removes the files of DEST that match none of GLOBS
+# (a layer-only folder keeps layers_*.json).
+keep_only() {
+	local dest=$1 f base g keep
+	shift
+	for f in "$dest"/*; do
+		[ -f "$f" ] || continue
+		base=$(basename "$f")
+		keep=0
+		for g in "$@"; do
+			# shellcheck disable=SC2254
+			case $base in $g) keep=1 ;; esac
+		done
+		[ "$keep" = 1 ] || rm -f "$f"
+	done
+}
+
+# add_build DEST SUBDIR CASE LABEL NEWLABEL copies the files of one build
+# (names ending _LABEL.json or holding _LABEL_) of a corpus case into
+# DEST/SUBDIR, renamed to NEWLABEL: another model's build beside this one,
+# or a second folder for a before/after question.
+add_build() {
+	local dest=$1/$2 src="$corpus/$3" label=$4 new=$5 f base
+	[ -d "$src" ] || die "corpus case $src not found; set CORPUS to the corpus folder"
+	mkdir -p "$dest"
+	for f in "$src"/*"_$label.json" "$src"/*"_${label}_"*; do
+		[ -f "$f" ] || continue
+		base=$(basename "$f")
+		cp "$f" "$dest/${base/_${label}/_${new}}"
+	done
+	# Device metadata belongs to every build of the case.
+	for f in "$src"/*_device.json; do
+		[ -f "$f" ] && [ ! -e "$dest/$(basename "$f")" ] && cp "$f" "$dest/"
+	done
+	return 0
+}
+
 cmd_list() {
 	for n in $(task_numbers); do
 		printf '%s\t%s\t%s\n' "$n" "$(field "$n" kind)" "$(field "$n" case)"
@@ -80,9 +131,19 @@ cmd_setup() {
 			while IFS='=' read -r name case; do
 				copy_dumps "$case" "$dest/$name"
 			done <<<"$comps"
-		else
+		elif [ -n "$(field "$n" issue)" ]; then
+			copy_issue "$(field "$n" issue)" "$dest"
+		elif [ -n "$(field "$n" case)" ]; then
 			copy_dumps "$(field "$n" case)" "$dest"
 		fi
+		local keep
+		keep=$(field "$n" keep)
+		# shellcheck disable=SC2086 # a list of globs
+		[ -z "$keep" ] || keep_only "$dest" $keep
+		while read -r sub case label new; do
+			[ -n "$sub" ] || continue
+			add_build "$dest" "$sub" "$case" "$label" "$new"
+		done < <(field "$n" add)
 	done
 	sed "s/^Run: DATE, trtperf COMMIT/Run: $(date -u +%Y-%m-%d), trtperf $(cd "$repo" && git rev-parse --short HEAD)/" "$template" >"$dir/results.md"
 	echo "skill: $dir/skill"
@@ -130,7 +191,17 @@ cmd_expert() {
 			found=1
 		fi
 	done
-	[ "$found" = 1 ] || echo "  (no row for $(field "$n" case) in DIAGNOSIS.md)"
+	[ "$found" = 1 ] || [ -n "$(field "$n" issue)" ] || [ -n "$(field "$n" add)" ] || echo "  (no row for $(field "$n" case) in DIAGNOSIS.md)"
+	local is
+	is=$(field "$n" issue)
+	if [ -n "$is" ]; then
+		found=1
+		echo "  $is (RESOLUTION.md, read now):"
+		grep -E '^(kind|expected_first_problem):' "$issues/$is/RESOLUTION.md" | sed 's/^/  /'
+	fi
+	for c in $(field "$n" add | awk '{print $2}' | sort -u); do
+		grep -F "| $c" "$corpus/DIAGNOSIS.md" | awk -F'|' '{ gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print "  " $2 ": " $3 }'
+	done
 	echo
 	echo "grade: $(field "$n" grade)"
 }
