@@ -107,9 +107,19 @@ add_build() {
 	return 0
 }
 
+# sources N lists where task N's files come from: its corpus cases (case
+# and add) and its issue case as issues/NAME.
+sources() {
+	{
+		field "$1" case | tr ' ' '\n'
+		field "$1" add | awk '{print $2}'
+		field "$1" issue | sed 's|^|issues/|'
+	} | grep . | awk '!seen[$0]++' | paste -sd ' ' -
+}
+
 cmd_list() {
 	for n in $(task_numbers); do
-		printf '%s\t%s\t%s\n' "$n" "$(field "$n" kind)" "$(field "$n" case)"
+		printf '%s\t%s\t%s\n' "$n" "$(field "$n" kind)" "$(sources "$n")"
 	done
 }
 

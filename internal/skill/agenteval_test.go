@@ -11,7 +11,7 @@ import (
 )
 
 // TestAgentEvalTasks: every task of scripts/agent-eval.sh names corpus
-// cases that exist, the expert's verdict for each is found in DIAGNOSIS.md,
+// cases (or ../shared/issues cases, as issues/NAME) that exist, the expert's verdict for each is found in DIAGNOSIS.md,
 // and its prompt names the dump folder without giving the case away.
 func TestAgentEvalTasks(t *testing.T) {
 	corpus := corpustest.Dir(t, corpustest.AgentChecks)
@@ -19,11 +19,12 @@ func TestAgentEvalTasks(t *testing.T) {
 		t.Skip("SKIP: bash not found; the evaluation script needs it")
 	}
 	root := corpustest.ModuleRoot(t)
+	issues := filepath.Join(corpus, "..", "issues")
 	script := filepath.Join(root, "scripts", "agent-eval.sh")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("bash", append([]string{script}, args...)...)
-		cmd.Env = append(os.Environ(), "CORPUS="+corpus)
+		cmd.Env = append(os.Environ(), "CORPUS="+corpus, "ISSUES="+issues)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("agent-eval.sh %v: %v\n%s", args, err, out)
@@ -44,9 +45,16 @@ func TestAgentEvalTasks(t *testing.T) {
 			t.Fatalf("list line %q: want number, kind and cases separated by tabs", l)
 		}
 		n, cases := f[0], strings.Fields(f[2])
-		for _, c := range cases {
-			if _, err := os.Stat(filepath.Join(corpus, c)); err != nil {
-				t.Errorf("task %s: corpus case %s: %v", n, c, err)
+		if len(cases) == 0 {
+			t.Errorf("task %s names no case", n)
+		}
+		for i, c := range cases {
+			where := filepath.Join(corpus, c)
+			if name, ok := strings.CutPrefix(c, "issues/"); ok {
+				where, cases[i] = filepath.Join(issues, name), name
+			}
+			if _, err := os.Stat(where); err != nil {
+				t.Errorf("task %s: case %s: %v", n, c, err)
 			}
 		}
 		expert := run("expert", n)
