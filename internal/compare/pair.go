@@ -334,22 +334,7 @@ func (v *pairView) alignment() contract.Alignment {
 			a.ByStructure += len(r.g.a)
 		}
 	}
-	for i := range v.al.A.recs {
-		if isCompute(&v.al.A.recs[i]) {
-			a.AComputeLayers++
-			if g := v.al.gA[i]; g >= 0 && len(v.al.groups[g].b) > 0 {
-				a.ComputeAligned++
-			}
-		}
-	}
-	for j := range v.al.B.recs {
-		if isCompute(&v.al.B.recs[j]) {
-			a.BComputeLayers++
-			if g := v.al.gB[j]; g >= 0 && len(v.al.groups[g].a) > 0 {
-				a.ComputeAligned++
-			}
-		}
-	}
+	a.AComputeLayers, a.BComputeLayers, a.ComputeAligned = v.al.computeAligned()
 	if n := a.AComputeLayers + a.BComputeLayers; n > 0 {
 		a.ComputeAlignedPct = round2(float64(a.ComputeAligned) / float64(n) * 100)
 	}

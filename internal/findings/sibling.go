@@ -17,19 +17,30 @@ type sibling struct {
 	cross       bool    // layer sums from different profilers
 }
 
+// Kinship is the evidence that two backends are builds of one model: the
+// share of their compute layers that align (percent, both sides counted)
+// and how many compute layers there are. The analysis supplies it (the
+// comparison's alignment); nil means no alignment is known, so no backend
+// is anyone's sibling.
+type Kinship func(a, b *contract.Backend) (alignedPct float64, computeLayers int)
+
 // EvaluateSiblings prices what a faster sibling build of the same model in
 // the same folder measures: an FP32 engine's fp32_engine finding takes the
 // measured difference to a reduced-precision sibling; otherwise the part of
 // the difference no other finding explains becomes a sibling_delta finding.
-// Backends must already have been evaluated (Evaluate); it re-ranks their
-// findings and re-sums their diagnosis.
-func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison) {
+// Two backends are siblings only with evidence (see related); a backend
+// beside others that are not says why in an overview item. Backends must
+// already have been evaluated (Evaluate); it re-ranks their findings and
+// re-sums their diagnosis.
+func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kinship) {
+	k := newKin(kin)
 	for _, b := range bs {
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue
 		}
-		corroborateFusion(b, bs)
-		s, ok := bestSibling(b, bs)
+		corroborateFusion(b, bs, k)
+		noteStrangers(b, bs, k)
+		s, ok := bestSibling(b, bs, k)
 		if !ok {
 			continue
 		}
@@ -39,12 +50,15 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison) {
 	}
 }
 
-func bestSibling(b *contract.Backend, bs []*contract.Backend) (sibling, bool) {
+func bestSibling(b *contract.Backend, bs []*contract.Backend, k *kin) (sibling, bool) {
 	fp32 := isFP32Build(b)
 	var best sibling
 	found := false
 	for _, o := range bs {
-		if o == b || o.Diagnosis == nil || o.Diagnosis.ReferenceMs <= 0 || !sameInputs(b, o) {
+		if o == b || o.Diagnosis == nil || o.Diagnosis.ReferenceMs <= 0 {
+			continue
+		}
+		if ok, _ := k.related(b, o); !ok {
 			continue
 		}
 		s, ok := shared(b, o)
@@ -280,14 +294,17 @@ func resum(b *contract.Backend) {
 // of the same model whose activations are all fused (no such finding, not
 // even an unscored one): evidence that the fusion is possible, whatever
 // the two profilers measure.
-func corroborateFusion(b *contract.Backend, bs []*contract.Backend) {
+func corroborateFusion(b *contract.Backend, bs []*contract.Backend, k *kin) {
 	i := slices.IndexFunc(b.Issues, func(f contract.Finding) bool { return f.ID == "unfused_epilogue" })
 	if i < 0 {
 		return
 	}
 	f := &b.Issues[i]
 	for _, o := range bs {
-		if o == b || o.Diagnosis == nil || o.Validation.Status != contract.StatusPassed || !sameInputs(b, o) || hasCandidate(o, "unfused_epilogue") {
+		if o == b || o.Diagnosis == nil || o.Validation.Status != contract.StatusPassed || hasCandidate(o, "unfused_epilogue") {
+			continue
+		}
+		if ok, _ := k.related(b, o); !ok {
 			continue
 		}
 		say := fmt.Sprintf("The %q build of the same model in this folder runs no activation alone after its convolutions/GEMMs: TensorRT fused them there (its layer sum %.4f ms vs %.4f ms here", o.Label, o.Diagnosis.LayerSumMs, b.Diagnosis.LayerSumMs)

@@ -1,8 +1,12 @@
 package findings
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
@@ -10,28 +14,78 @@ import (
 // model whose convolutions run in sibPrec, as the analysis does.
 func siblingPair(t *testing.T, sibPrec string, sibMs float64) *contract.Backend {
 	t.Helper()
+	own := build("fp16", chain("conv", 8, 64))
+	evaluatePair(own, build("sib", chain("conv", 8, 64)), "FP16", 0.8, sibPrec, sibMs)
+	return own
+}
+
+// chain is a generated network of n convolutions named prefix0.., with
+// outMaps output channels.
+func chain(prefix string, n int, outMaps int) []L {
 	var layers []L
-	for i := range 8 {
-		l := L{Name: "conv" + string(rune('a'+i)), Type: "CaskConvolution", Tactic: tcF6, Ms: 0.1}
+	for i := range n {
+		l := L{Name: fmt.Sprintf("%s%d", prefix, i), Type: "CaskConvolution", Tactic: tcF6, Ms: 0.1, Params: fmt.Sprintf(`{"OutMaps":%d,"Groups":1}`, outMaps),
+			InDims: []int64{1, int64(outMaps), 56, 56}, OutDims: []int64{1, int64(outMaps), 56, 56}}
 		if i > 0 {
 			l.From = []int{i - 1}
 		}
 		layers = append(layers, l)
 	}
-	own := build("fp16", layers)
-	sib := build("sib", layers)
+	return layers
+}
+
+// evaluatePair evaluates two generated backends and their sibling
+// evidence as the analysis does (the comparison's layer alignment).
+// Both take the same input shape.
+func evaluatePair(own, sib *contract.Backend, ownPrec string, ownMs float64, sibPrec string, sibMs float64) {
 	for _, p := range []struct {
 		b    *contract.Backend
 		prec string
 		ms   float64
-	}{{own, "FP16", 0.8}, {sib, sibPrec, sibMs}} {
+	}{{own, ownPrec, ownMs}, {sib, sibPrec, sibMs}} {
 		issues, _, diag, _ := Evaluate(p.b)
 		p.b.Issues, p.b.Diagnosis = issues, diag
 		p.b.PrecisionBreakdown = []contract.Breakdown{{Name: p.prec, TimeMs: p.ms}}
 		p.b.Diagnosis.ReferenceMs, p.b.Diagnosis.LayerSumMs = p.ms, p.ms
+		p.b.Model.InputShapes = []contract.InputShape{{Name: "input", Dimensions: []int64{1, 3, 224, 224}}}
 	}
-	EvaluateSiblings([]*contract.Backend{own, sib}, nil)
-	return own
+	EvaluateSiblings([]*contract.Backend{own, sib}, nil, compare.ComputeAlignedPct)
+}
+
+// Two backends are siblings only with evidence: a faster backend of another
+// model (same input shape, nothing aligns) or on another GPU prices
+// nothing, and the overview says why; a build of the same model does.
+func TestSiblingsNeedEvidence(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		other   []L
+		device  string
+		sibling bool
+		wantWhy string
+	}{
+		{"same model, same device", chain("conv", 8, 64), "NVIDIA A100-SXM4-80GB", true, ""},
+		{"another model with the same input shape", chain("block", 8, 96), "NVIDIA A100-SXM4-80GB", false, "compute layers align"},
+		{"same model on another GPU", chain("conv", 8, 64), "NVIDIA GeForce RTX 3060", false, "another GPU"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			own := build("fp16", chain("conv", 8, 64))
+			sib := build("sib", c.other)
+			own.Device = &contract.Device{Name: "NVIDIA A100-SXM4-80GB"}
+			sib.Device = &contract.Device{Name: c.device}
+			evaluatePair(own, sib, "FP16", 0.8, "FP16", 0.4)
+			_, f := findByID(own.Issues, "sibling_delta")
+			if (f != nil) != c.sibling {
+				t.Fatalf("sibling_delta %v, want %v: %+v", f != nil, c.sibling, own.Issues)
+			}
+			i := slices.IndexFunc(own.Overview, func(o contract.OverviewItem) bool { return o.ID == OverviewNoSibling })
+			switch {
+			case c.sibling && i >= 0:
+				t.Errorf("a sibling build is said not to be one: %v", own.Overview[i].Evidence)
+			case !c.sibling && (i < 0 || !strings.Contains(strings.Join(own.Overview[i].Evidence, " "), c.wantWhy)):
+				t.Errorf("no overview item saying why %q is no sibling (%q): %+v", sib.Label, c.wantWhy, own.Overview)
+			}
+		})
+	}
 }
 
 // A faster sibling at the same precision is a fix for this build; a faster

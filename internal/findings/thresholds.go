@@ -102,6 +102,14 @@ var limits = struct {
 	// to 1.7×, so smaller differences are not evidence).
 	siblingMinGainPct        float64
 	siblingCrossMeasureRatio float64
+	// siblingMinAlignedPct: two backends are builds of one model (siblings
+	// whose difference is a price) only when at least this share of their
+	// compute layers align (both sides, by name, source op or structure).
+	// Builds of one model through different exporters or precisions align
+	// 70–100 % in the corpus (Torch-TensorRT's extra clamp kernels are the
+	// 30 % left); two different models with the same input shape align
+	// under 5 %.
+	siblingMinAlignedPct float64
 	// siblingSharedRatio: a finding the sibling build also has, priced
 	// there at least this fraction of the price here, is a cost both builds
 	// pay: the measured difference does not hold its fix, so it does not
@@ -135,6 +143,7 @@ var limits = struct {
 	gemvMinGBs:               150,
 	siblingMinGainPct:        5,
 	siblingCrossMeasureRatio: 2.0,
+	siblingMinAlignedPct:     50,
 	siblingSharedRatio:       0.5,
 	launchEnqueueRatio:       0.8,
 	hotLayerPct:              5,
