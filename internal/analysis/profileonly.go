@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
@@ -94,6 +95,7 @@ func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.Pro
 			r.Layer = layerOf[i]
 		}
 	}
+	dlaForeignNodes(out.Records)
 	out.ProfileCount = len(out.Records)
 	total := out.Timing.AverageInferenceMs
 	out.TypeBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.LayerType} })
@@ -101,4 +103,19 @@ func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.Pro
 	out.TagBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return r.Tags })
 	out.Concentration = concentration(out.Records, total)
 	msgs.info(CodeProfileOnly, fmt.Sprintf("profile_only: %d profiled layers give timing, top layers and concentration; layer kinds are guessed from names", len(recs)))
+}
+
+// dlaForeignNodes makes a "{ForeignNode[…]}" record DLA work when a DLA
+// hand-over or wait record ("… to nvm", "… from nvm", "… finish") is next to
+// it: from TensorRT 8 on a DLA subgraph is named like a Myelin region, and
+// only its neighbours tell them apart.
+func dlaForeignNodes(recs []contract.Record) {
+	for i := range recs {
+		if recs[i].LayerType != "Myelin" || !strings.HasPrefix(recs[i].Name, "{ForeignNode[") {
+			continue
+		}
+		if i > 0 && recs[i-1].LayerType == layerfacts.KindDLATransfer || i+1 < len(recs) && recs[i+1].LayerType == layerfacts.KindDLATransfer {
+			recs[i].LayerType = layerfacts.KindDLA
+		}
+	}
 }
