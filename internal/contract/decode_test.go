@@ -11,8 +11,8 @@ import (
 )
 
 // fill sets every field reachable from v to a non-zero value, so a field
-// added to the types without its line in encode.go or its case in
-// decodefast.go shows up.
+// added to the types without regenerating encode_gen.go and decode_gen.go
+// shows up.
 func fill(v reflect.Value, seed int) {
 	switch v.Kind() {
 	case reflect.String:

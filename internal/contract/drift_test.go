@@ -13,8 +13,8 @@ import (
 
 // The contract is written once, in types.go; these tests pin every other
 // copy to it on values built by reflection, so a field added to a struct is
-// covered the moment it exists: the hand-written encoder (encode.go) and
-// decoder (decodefast.go) must agree with encoding/json/v2 on it, and the
+// covered the moment it exists: the generated encoder (encode_gen.go) and
+// decoder (decode_gen.go) must agree with encoding/json/v2 on it, and the
 // JSON Schema must describe it (web/src/contract.ts is generated from the
 // schema and pinned by tsgen's test).
 
@@ -38,14 +38,14 @@ func TestEveryFieldEncodesLikeJSONv2(t *testing.T) {
 		for i < len(got) && i < len(want) && got[i] == want[i] {
 			i++
 		}
-		t.Fatalf("Encode differs from json v2 at byte %d (a field without its line in encode.go?):\nEncode:  %.160s\njson v2: %.160s", i, got[max(0, i-80):], want[max(0, i-80):])
+		t.Fatalf("Encode differs from json v2 at byte %d (encode_gen.go stale? run go generate ./internal/contract):\nEncode:  %.160s\njson v2: %.160s", i, got[max(0, i-80):], want[max(0, i-80):])
 	}
 	back, err := Decode(got)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, d) {
-		t.Error("Decode(Encode(d)) != d for the document with every field set (a field without its case in decodefast.go?)")
+		t.Error("Decode(Encode(d)) != d for the document with every field set (decode_gen.go stale? run go generate ./internal/contract)")
 	}
 }
 

@@ -4,8 +4,9 @@
 //
 // The model reads on its own: types.go (the shape), schema.go and
 // schema/ (the JSON Schema), semantic.go (invariants the schema cannot
-// say), validate.go and decode.go (the API). encode.go and decodefast.go
-// are field tables over the byte-level machinery in internal/fastjson,
+// say), validate.go and decode.go (the API). encode_gen.go and
+// decode_gen.go are generated from this file (go generate, by
+// internal/encgen) over the byte-level machinery in internal/fastjson, and
 // pinned to encoding/json/v2 by the tests.
 package contract
 
@@ -221,17 +222,17 @@ type SourcePaths struct {
 // unknown keys kept under Parameters in file order.
 type Layer struct {
 	Name          string   `json:"Name"`
-	LayerType     string   `json:"LayerType"`
+	LayerType     string   `json:"LayerType" contract:"intern"`
 	Inputs        []Tensor `json:"Inputs"`
 	Outputs       []Tensor `json:"Outputs"`
 	Constants     []Tensor `json:"Constants,omitzero"`
-	ParameterType string   `json:"ParameterType,omitempty"`
-	TacticName    string   `json:"TacticName,omitempty"`
+	ParameterType string   `json:"ParameterType,omitempty" contract:"intern"`
+	TacticName    string   `json:"TacticName,omitempty" contract:"intern"`
 	TacticValue   string   `json:"TacticValue,omitempty"`
-	Origin        string   `json:"Origin,omitempty"`
+	Origin        string   `json:"Origin,omitempty" contract:"intern"`
 	StreamID      *int     `json:"StreamId,omitempty"`
 	Metadata      string   `json:"Metadata,omitempty"`
-	Subgraph      string   `json:"_subgraph,omitempty"`
+	Subgraph      string   `json:"_subgraph,omitempty" contract:"intern"`
 	OptProfile    int      `json:"OptimizationProfile,omitzero"`
 	// Parameters holds the remaining keys as one raw JSON object, file order.
 	Parameters RawObject `json:"Parameters,omitzero"`
@@ -243,9 +244,9 @@ type RawObject = jsontext.Value
 // Tensor is a normalised tensor of a layer.
 type Tensor struct {
 	Name       string    `json:"Name"`
-	Location   string    `json:"Location,omitempty"`
+	Location   string    `json:"Location,omitempty" contract:"intern"`
 	Dimensions []int64   `json:"Dimensions"`
-	Format     string    `json:"Format/Datatype"`
+	Format     string    `json:"Format/Datatype" contract:"intern"`
 	Extra      RawObject `json:"Extra,omitzero"`
 }
 
@@ -263,9 +264,9 @@ type Graph struct {
 	DeclaredOutputs    []string            `json:"declared_outputs"`
 	// Cycle lists the layer names of one cycle, first name repeated at the
 	// end; null when the graph is a DAG.
-	Cycle []string `json:"cycle"`
+	Cycle []string `json:"cycle" contract:"null"`
 	// TopoOrder is a topological order of layer indexes; null when not a DAG.
-	TopoOrder []int `json:"topo_order"`
+	TopoOrder []int `json:"topo_order" contract:"null"`
 	// Edges are producer→consumer layer index pairs, deduplicated, sorted.
 	Edges [][2]int `json:"edges"`
 }
@@ -531,13 +532,13 @@ type Engines struct {
 type Record struct {
 	Name         string   `json:"name"`
 	Layer        int      `json:"layer"` // index into layers, -1 when unmatched
-	LayerType    string   `json:"layer_type"`
-	RawLayerType string   `json:"raw_layer_type"`
-	Precision    string   `json:"precision"`
-	InputTypes   []string `json:"input_types"`
-	OutputTypes  []string `json:"output_types"`
-	Tactic       string   `json:"tactic"`
-	TacticFamily string   `json:"tactic_family"`
+	LayerType    string   `json:"layer_type" contract:"intern"`
+	RawLayerType string   `json:"raw_layer_type" contract:"intern"`
+	Precision    string   `json:"precision" contract:"intern"`
+	InputTypes   []string `json:"input_types" contract:"intern"`
+	OutputTypes  []string `json:"output_types" contract:"intern"`
+	Tactic       string   `json:"tactic" contract:"intern"`
+	TacticFamily string   `json:"tactic_family" contract:"intern"`
 	TensorCore   *bool    `json:"tensor_core"` // null: the tactic table has no verdict (unknown, not "no")
 	MyelinGraph  *int     `json:"myelin_graph"`
 	FusedOps     int      `json:"fused_ops"`
@@ -545,7 +546,7 @@ type Record struct {
 	AvgMs        float64  `json:"avg_ms"`
 	MedianMs     *float64 `json:"median_ms"`
 	Percentage   float64  `json:"percentage"`
-	Tags         []string `json:"tags"`
+	Tags         []string `json:"tags" contract:"intern"`
 	// FLOPs and Bytes are the layer's arithmetic (multiply-add = 2) and the
 	// bytes it moves (weights + input and output activations) per
 	// inference, computed from its dimensions, weights and tensor shapes
@@ -603,9 +604,9 @@ type RecordRoofline struct {
 	// PeakPrecision names the device peak the layer is held to: fp32,
 	// tf32 (FP32 layers on tensor cores), fp16 (also BF16) or int8; "" when
 	// the precision has no peak in device.peak_tflops.
-	PeakPrecision    string   `json:"peak_precision"`
+	PeakPrecision    string   `json:"peak_precision" contract:"intern"`
 	AttainableTFLOPS *float64 `json:"attainable_tflops"`
-	Bound            *string  `json:"bound"` // compute or memory; null when unknown
+	Bound            *string  `json:"bound" contract:"intern"` // compute or memory; null when unknown
 	PctOfAttainable  *float64 `json:"pct_of_attainable"`
 }
 
