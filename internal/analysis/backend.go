@@ -35,8 +35,17 @@ func newBackend(b discover.Backend) contract.Backend {
 // analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
 func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity) contract.Backend {
+	// A log's per-layer table and layer information lines stand for the
+	// files the backend lacks (see logsource.go).
+	if in.ProfileLog != "" {
+		b.ProfilePath = in.ProfileLog
+	}
+	if in.LayerInfoLog != "" {
+		b.LayerPath = in.LayerInfoLog
+	}
 	out := newBackend(b)
 	var msgs messages
+	logSourceMessages(b, in, &msgs)
 
 	// Without usable layer info the profile alone still says where the time
 	// goes (profile_only); of a file of several runs, the first.
@@ -70,6 +79,8 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	optProfiles := []int{0}
 	chosenProfile := 0
 	switch {
+	case b.LayerPath == "" && b.ProfilePath == "":
+		msgs.error(CodeLogWithoutLayers, logWithoutLayersText(b, in))
 	case b.LayerPath == "":
 		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in, analysedRun)))))
 	case in.LayerInfoErr != nil:

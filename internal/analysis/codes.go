@@ -28,6 +28,9 @@ const (
 	CodeMeasuredSources      = "measured_sources_disagree"
 	CodeSeveralRuns          = "companion_several_runs"
 	CodeParamsNormalised     = "layer_parameters_normalised"
+	CodeProfileFromLog       = "profile_from_log_table"
+	CodeLayerInfoFromLog     = "layer_info_from_log"
+	CodeLogWithoutLayers     = "log_without_per_layer_data"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",
 	// "layer_info_json_malformed", "layer_info_unreadable".
 	sideLayerInfo = "layer_info"

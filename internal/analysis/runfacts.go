@@ -67,7 +67,10 @@ func runsOf(in inputs.Backend, analysed int) []sourcedRun {
 			continue
 		}
 		k := 1
-		if analysed > 1 && len(c.Runs) == len(in.ProfileRuns) && analysed <= len(c.Runs) {
+		switch {
+		case c.Path == in.ProfileLog && in.ProfileRun <= len(c.Runs):
+			k = in.ProfileRun // the run whose table is the profile
+		case analysed > 1 && len(c.Runs) == len(in.ProfileRuns) && analysed <= len(c.Runs):
 			k = analysed
 		}
 		s := sourcedRun{file: filepath.Base(c.Path), kind: contract.SourceTrtexecLog, nRuns: len(c.Runs), r: &c.Runs[k-1]}

@@ -36,7 +36,11 @@ type Backend struct {
 	TimesPath   string // trtexec --exportTimes companion, "" when none
 	MetaPaths   []string
 	LogPaths    []string // trtexec console logs (absolute, sorted)
-	Notes       []string // how the files were recognised and paired
+	// FromLog is true for a backend that is a trtexec log alone (LogPaths
+	// holds it): its per-layer table and layer information lines, when it
+	// has them, are its profile and layer info.
+	FromLog bool
+	Notes   []string // how the files were recognised and paired
 }
 
 // Scope is what one analysis run looks at.
@@ -154,6 +158,7 @@ type group struct {
 	notes    []string
 	byStem   bool
 	stemName string
+	fromLog  bool
 }
 
 // scan classifies the files of dir. names lists the regular files seen (for
@@ -274,15 +279,15 @@ func scan(dir string) (*Scope, []string, error) {
 	}
 	attachTimes(dir, timesFiles, groups, sc)
 	attachMeta(dir, metas, groups, sc)
-	attachLogs(dir, logs, groups, sc)
+	groups = append(groups, attachLogs(dir, logs, groups, sc)...)
 
 	for _, g := range groups {
-		if g.layer == "" && g.profile == "" {
+		if g.layer == "" && g.profile == "" && !g.fromLog {
 			continue
 		}
 		sc.Backends = append(sc.Backends, Backend{
 			Label: g.label, LayerPath: g.layer, ProfilePath: g.profile, TimesPath: g.times,
-			MetaPaths: g.meta, LogPaths: g.logs, Notes: g.notes,
+			MetaPaths: g.meta, LogPaths: g.logs, Notes: g.notes, FromLog: g.fromLog,
 		})
 	}
 	slices.SortFunc(sc.Backends, func(a, b Backend) int { return strings.Compare(a.Label, b.Label) })
@@ -461,14 +466,19 @@ func attachMeta(dir string, files []string, groups []*group, sc *Scope) {
 // attachLogs gives each trtexec log to one backend: the one whose label
 // the log's name carries (log_<label>.txt, <label>.log), else the one whose
 // stem it shares (build.log with build_layer_info.json), else the only
-// backend of the folder; otherwise the log is ignored with the reason.
-func attachLogs(dir string, files []string, groups []*group, sc *Scope) {
+// backend of the folder. A log that belongs to no dump is a backend of its
+// own (returned): its per-layer table, layer information and measured
+// timing are read from it, labelled by its name without "log_".
+func attachLogs(dir string, files []string, groups []*group, sc *Scope) []*group {
 	var live []*group
+	taken := map[string]bool{}
 	for _, g := range groups {
 		if g.layer != "" || g.profile != "" {
 			live = append(live, g)
+			taken[strings.ToLower(g.label)] = true
 		}
 	}
+	var own []*group
 	for _, name := range files {
 		base := trimExt(name)
 		label := base
@@ -493,7 +503,13 @@ func attachLogs(dir string, files []string, groups []*group, sc *Scope) {
 			best, how = live[0], "the only backend of the folder"
 		}
 		if best == nil {
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: a trtexec log whose name matches no backend's label or stem (name it log_<label>.txt)", name))
+			g := &group{label: uniqueLabel(taken, label, base), logs: []string{filepath.Join(dir, name)}, fromLog: true}
+			why := "no dump of the folder"
+			if len(live) > 0 {
+				why = "no backend's label or stem"
+			}
+			g.notes = append(g.notes, fmt.Sprintf("%s (trtexec log) matches %s, so it is a backend of its own: its per-layer table, layer information lines and measured timing are read from it", name, why))
+			own = append(own, g)
 			continue
 		}
 		best.logs = append(best.logs, filepath.Join(dir, name))
@@ -502,6 +518,7 @@ func attachLogs(dir string, files []string, groups []*group, sc *Scope) {
 	for _, g := range groups {
 		slices.Sort(g.logs)
 	}
+	return own
 }
 
 func findGroup(groups []*group, label string) *group {

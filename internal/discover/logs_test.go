@@ -21,8 +21,12 @@ func TestLogsAttach(t *testing.T) {
 			map[string][]string{"build": {"build.log"}}, ""},
 		{"the only backend", map[string]string{"layers_a.json": layerJSON, "profile_a.json": profileJSON, "run-trtexec.txt": logText},
 			map[string][]string{"a": {"run-trtexec.txt"}}, ""},
-		{"no match among several", map[string]string{"layers_a.json": layerJSON, "layers_b.json": layerJSON, "x.txt": logText},
-			map[string][]string{}, "x.txt"},
+		{"no match among several: a backend of its own", map[string]string{"layers_a.json": layerJSON, "layers_b.json": layerJSON, "x.txt": logText},
+			map[string][]string{"x": {"x.txt"}}, ""},
+		{"a folder of logs alone", map[string]string{"log_trt82.txt": logText, "log_trt84.txt": "[10/11/2022-16:37:47] [I] GPU Compute Time: min = 3.47852 ms, max = 3.57684 ms, mean = 3.51626 ms, median = 3.52051 ms\n", "rows.txt": "  conv1 + relu1       64.10             5.83      0.2\n"},
+			map[string][]string{"trt82": {"log_trt82.txt"}, "trt84": {"log_trt84.txt"}, "rows": {"rows.txt"}}, ""},
+		{"a log named like the label a dump took", map[string]string{"layers_a.json": layerJSON, "layers_b.json": layerJSON, "log_a.txt": logText, "a.log": logText},
+			map[string][]string{"a": {"a.log", "log_a.txt"}}, ""},
 		{"plain text is not a log", map[string]string{"layers_a.json": layerJSON, "notes.txt": "hello"},
 			map[string][]string{}, "notes.txt"},
 	}
@@ -40,6 +44,11 @@ func TestLogsAttach(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.logs) {
 				t.Errorf("logs %v, want %v", got, tt.logs)
+			}
+			for _, b := range sc.Backends {
+				if b.FromLog != (b.LayerPath == "" && b.ProfilePath == "") {
+					t.Errorf("backend %s: FromLog %v with layer %q profile %q", b.Label, b.FromLog, b.LayerPath, b.ProfilePath)
+				}
 			}
 			if tt.ignored != "" && !hasIgnored(sc, tt.ignored, "") {
 				t.Errorf("%s not among the ignored %v", tt.ignored, sc.Ignored)

@@ -1,6 +1,11 @@
 package dump
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/trtperf/trtperf/internal/engine"
+)
 
 // Kind classifies a JSON file found beside the dumps.
 type Kind int
@@ -127,10 +132,40 @@ var logMarkers = [][]byte{
 	[]byte("=== Inference Options ==="), []byte("=== Performance summary ==="), []byte("=== Device Information ==="),
 }
 
+// isTrtexecLog reports whether head is trtexec console output: a marker
+// line, or what the log reader finds in a pasted fragment without them —
+// a per-layer table, a performance summary or trace line, a verbose build
+// line it reads, or two lines of TensorRT's logger ("[I] [TRT] ...").
 func isTrtexecLog(head []byte) bool {
 	for _, m := range logMarkers {
 		if bytes.Contains(head, m) {
 			return true
+		}
+	}
+	if !utf8.Valid(head[:max(0, len(head)-utf8.UTFMax)]) || bytes.IndexByte(head, 0) >= 0 {
+		return false // binary
+	}
+	runs, err := ParseTrtexecLog(head)
+	if err != nil {
+		return false
+	}
+	for _, r := range runs {
+		l := r.Log
+		if r.Perf != nil || r.Device != nil || len(l.Tables)+len(l.Layers)+len(l.Timings) > 0 || l.DLA != nil || l.Trace != nil || r.Version != "" {
+			return true
+		}
+		for _, f := range l.Facts {
+			if f.Key != engine.FactCommand && f.Key != engine.FactPrecision && f.Key != engine.FactLoadEngine && f.Key != engine.FactIOFormats {
+				return true
+			}
+		}
+	}
+	trt := 0
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
+		if _, isTRT, _ := stripPrefix(string(line)); isTRT {
+			if trt++; trt >= 2 {
+				return true
+			}
 		}
 	}
 	return false

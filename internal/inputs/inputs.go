@@ -61,6 +61,16 @@ type Backend struct {
 	// dumps, in discovery order; a file that cannot be read has its error.
 	Metas []Companion
 	Logs  []Companion
+	// ProfileLog is the log whose per-layer table is Profile (a backend
+	// without a profile file), "" otherwise; ProfileTable is that table
+	// (its lines and how it may be partial) and ProfileRun the 1-based run
+	// of the log it belongs to.
+	ProfileLog   string
+	ProfileTable *engine.ProfileTable
+	ProfileRun   int
+	// LayerInfoLog is the log whose engine layer information lines are
+	// LayerInfo (a backend without a layer-info file), "" otherwise.
+	LayerInfoLog string
 }
 
 // Companion is one parsed metadata file or log: its runs or its error.

@@ -72,7 +72,43 @@ func Backend(b discover.Backend) inputs.Backend {
 		})
 	}
 	wg.Wait()
+	fromLogs(&in, b)
 	return in
+}
+
+// fromLogs gives a backend without a profile file the per-layer tables of
+// its logs (one run per table, the first analysed), and a backend without
+// a layer-info file the engine layer information lines of a verbose build
+// log.
+func fromLogs(in *inputs.Backend, b discover.Backend) {
+	for _, c := range in.Logs {
+		if c.Err != nil {
+			continue
+		}
+		for k, r := range c.Runs {
+			if r.Log == nil {
+				continue
+			}
+			if b.ProfilePath == "" {
+				for i := range r.Log.Tables {
+					t := &r.Log.Tables[i]
+					if len(t.Profile.Records) == 0 {
+						continue
+					}
+					if in.ProfileLog == "" {
+						in.Profile, in.ProfileTable, in.ProfileLog, in.ProfileRun = &t.Profile, t, c.Path, k+1
+					}
+				}
+			}
+			if b.LayerPath == "" && in.LayerInfoLog == "" && len(r.Log.Layers) > 0 {
+				li := &engine.LayerInfo{RootKind: "log"}
+				for _, l := range r.Log.Layers {
+					li.Layers = append(li.Layers, l.Layer)
+				}
+				in.LayerInfo, in.LayerInfoLog = li, c.Path
+			}
+		}
+	}
 }
 
 // Configs reads the Hugging Face / diffusers configs discovery found, in

@@ -1,0 +1,136 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/inputs"
+)
+
+// logSourceMessages says which lines of a log stand for a backend's
+// profile and layer info, and how a pasted table may be partial.
+func logSourceMessages(b discover.Backend, in inputs.Backend, msgs *messages) {
+	if t := in.ProfileTable; t != nil && in.ProfileLog != "" {
+		text := fmt.Sprintf("the profile is the per-layer table of %s, lines %d-%d (%s layout, %d rows read",
+			filepath.Base(in.ProfileLog), t.Line, t.EndLine, t.Layout, len(t.Profile.Records))
+		if t.Iterations > 0 {
+			text += fmt.Sprintf(", %d iterations", t.Iterations)
+		} else if t.Profile.Count > 0 {
+			text += fmt.Sprintf(", about %d iterations from total over average time", t.Profile.Count)
+		}
+		text += ")"
+		if len(t.Partial) > 0 {
+			text += "; the table may be partial: " + strings.Join(t.Partial, "; ") + "; shares and rankings below are of the rows read"
+		}
+		if n := tablesIn(in, in.ProfileLog); n > 1 {
+			text += fmt.Sprintf("; the log holds %d tables (one run each), the first is analysed", n)
+		}
+		if len(t.Partial) > 0 {
+			msgs.warning(CodeProfileFromLog, text)
+		} else {
+			msgs.info(CodeProfileFromLog, text)
+		}
+	}
+	if in.LayerInfoLog != "" && in.LayerInfo != nil {
+		first, last := 0, 0
+		for _, c := range in.Logs {
+			if c.Path != in.LayerInfoLog {
+				continue
+			}
+			for _, r := range c.Runs {
+				if r.Log != nil && len(r.Log.Layers) > 0 && first == 0 {
+					first, last = r.Log.Layers[0].Line, r.Log.Layers[len(r.Log.Layers)-1].Line
+				}
+			}
+		}
+		msgs.info(CodeLayerInfoFromLog, fmt.Sprintf("the layer info is the engine layer information of the verbose build log %s, lines %d-%d (%d layers: type, tactic and tensor formats; no graph edges beyond tensor names)",
+			filepath.Base(in.LayerInfoLog), first, last, len(in.LayerInfo.Layers)))
+	}
+}
+
+// tablesIn counts the per-layer tables of one log.
+func tablesIn(in inputs.Backend, path string) int {
+	n := 0
+	for _, c := range in.Logs {
+		if c.Path == path {
+			for _, r := range c.Runs {
+				if r.Log != nil {
+					n += len(r.Log.Tables)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// logWithoutLayersText is the message of a log backend with neither a
+// per-layer table nor layer information: what the log holds, and what to
+// add for a per-layer analysis.
+func logWithoutLayersText(b discover.Backend, in inputs.Backend) string {
+	name := "its log"
+	if len(b.LogPaths) > 0 {
+		name = filepath.Base(b.LogPaths[0])
+	}
+	var has []string
+	for _, c := range in.Logs {
+		if c.Err != nil {
+			continue
+		}
+		for _, r := range c.Runs {
+			has = append(has, logHolds(r)...)
+		}
+	}
+	held := "nothing trtperf reads"
+	if len(has) > 0 {
+		held = strings.Join(dedupe(has), ", ")
+	}
+	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; rerun trtexec with --dumpProfile --separateProfileRun (the per-layer table) and --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json --exportProfile=profile_%s.json, and keep the whole console output",
+		b.Label, name, held, b.Label, b.Label)
+}
+
+// logHolds names what one log run holds, with its lines.
+func logHolds(r engine.Run) []string {
+	var out []string
+	l := r.Log
+	if l == nil {
+		return nil
+	}
+	if f, ok := l.Fact(engine.FactGPUCompute); ok {
+		out = append(out, fmt.Sprintf("the measured GPU compute time (line %d)", f.Line))
+	} else if l.Trace != nil {
+		out = append(out, fmt.Sprintf("%d trace averages (lines %d-%d)", l.Trace.Lines, l.Trace.Line, l.Trace.EndLine))
+	}
+	if f, ok := l.Fact(engine.FactCommand); ok {
+		out = append(out, fmt.Sprintf("the command (line %d)", f.Line))
+	}
+	if fs := l.All(engine.FactInputShape); len(fs) > 0 {
+		out = append(out, fmt.Sprintf("%d input shapes (lines %d-%d)", len(fs), fs[0].Line, fs[len(fs)-1].Line))
+	}
+	if len(l.Timings) > 0 {
+		out = append(out, fmt.Sprintf("autotuning of %d layers", len(l.Timings)))
+	} else if f, ok := l.Fact(engine.FactTimingFormat); ok {
+		out = append(out, fmt.Sprintf("autotuning format combinations (line %d)", f.Line))
+	}
+	if f, ok := l.Fact(engine.FactInstanceNorm); ok {
+		out = append(out, fmt.Sprintf("the ONNX parser's InstanceNormalization import (line %d)", f.Line))
+	}
+	if fs := l.All(engine.FactPlugin); len(fs) > 0 {
+		out = append(out, fmt.Sprintf("plugin %s (line %d)", fs[0].Value, fs[0].Line))
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
