@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -20,25 +23,32 @@ import (
 //
 //	[.PREFIX].trtperf-KIND-PID.HOST-RANDOM
 //
-// KIND says what it is (tmp, staging, skill-staging...), PID and HOST (a
-// hash of the host name) name the process that made it. CleanStale removes
-// such an entry when its process on this host has died, or when it is
-// older than StaleAfter whoever made it (a run on another host sharing the
-// folder). Interrupted runs (Ctrl-C, kill) remove their own entries through
-// the signal handler that Track installs.
-
-// StaleAfter is the age past which any trtperf temporary entry is debris.
-const StaleAfter = 24 * time.Hour
-
-// legacyStaleAfter is the age past which an entry named by an older
-// trtperf (no PID in the name) is debris.
-const legacyStaleAfter = time.Hour
+// KIND says what it is (tmp, staging, skill-staging...), PID and HOST
+// name the process that made it: HOST is a hash of what makes a PID mean
+// one process — the host name, the boot (Linux boot_id) and the PID
+// namespace (/proc/self/ns/pid) — so two containers that share a host name
+// and a folder but not a process table get different tags. CleanStale
+// removes only entries it can prove are debris of a run like itself: the
+// same HOST tag and a PID that no longer exists. Entries of other hosts,
+// containers, boots or older trtperf versions are never touched (they stay
+// hidden, as dot files). Interrupted runs (Ctrl-C, kill) remove their own
+// entries through the signal handler that Track installs.
 
 var (
 	hostTag = func() string {
 		h, _ := os.Hostname()
 		f := fnv.New32a()
 		f.Write([]byte(h))
+		if runtime.GOOS == "linux" {
+			if b, err := os.ReadFile("/proc/sys/kernel/random/boot_id"); err == nil {
+				f.Write([]byte{0})
+				f.Write(b)
+			}
+			if ns, err := os.Readlink("/proc/self/ns/pid"); err == nil {
+				f.Write([]byte{0})
+				f.Write([]byte(ns))
+			}
+		}
 		return fmt.Sprintf("%08x", f.Sum32())
 	}()
 	tempRE   = regexp.MustCompile(`^(?:\..*)?\.trtperf-([a-z]+(?:-[a-z]+)*)-([0-9]+)\.([0-9a-f]{8})-[0-9]+$`)
@@ -59,38 +69,28 @@ func TempPattern(prefix, kind string) string {
 // IsTempName reports whether name is a trtperf temporary entry.
 func IsTempName(name string) bool { return tempRE.MatchString(name) || legacyRE.MatchString(name) }
 
-// CleanStale removes the trtperf temporary entries in dir whose writer is
-// gone (see the naming above) and returns their paths. Entries of running
-// processes and anything else in dir are left alone. legacy names an
-// output file whose temp files an older trtperf named ".NAME.tmp-RANDOM";
-// those are removed past an hour.
-func CleanStale(dir, legacy string) []string {
+// CleanStale removes the trtperf temporary entries in dir that a run with
+// this process's HOST tag made and whose process has died (see the naming
+// above), and returns their paths. Entries of running processes, of other
+// hosts, containers or boots, of older trtperf versions, and anything else
+// in dir are left alone: their owner cannot be proven gone.
+func CleanStale(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	var legacyRE2 *regexp.Regexp
-	if legacy != "" {
-		legacyRE2 = regexp.MustCompile(`^\.` + regexp.QuoteMeta(legacy) + `\.tmp-[0-9]+$`)
-	}
-	now := time.Now()
 	var removed []string
 	for _, e := range entries {
 		name := e.Name()
-		info, err := e.Info()
-		if err != nil || info.Mode()&fs.ModeSymlink != 0 {
+		if e.Type()&fs.ModeSymlink != 0 {
 			continue
 		}
-		age := now.Sub(info.ModTime())
-		stale := false
-		if m := tempRE.FindStringSubmatch(name); m != nil {
-			pid, _ := strconv.Atoi(m[2])
-			mine := pid == os.Getpid() && m[3] == hostTag
-			stale = !mine && (age > StaleAfter || m[3] == hostTag && !processAlive(pid))
-		} else if legacyRE.MatchString(name) || legacyRE2 != nil && legacyRE2.MatchString(name) {
-			stale = age > legacyStaleAfter
+		m := tempRE.FindStringSubmatch(name)
+		if m == nil || m[3] != hostTag {
+			continue
 		}
-		if !stale {
+		pid, err := strconv.Atoi(m[2])
+		if err != nil || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
 		p := dir + string(os.PathSeparator) + name
@@ -118,7 +118,7 @@ func processAlive(pid int) bool {
 // MkdirTemp cleans stale entries in dir, then creates a temporary folder of
 // the given kind there and tracks it (see Track).
 func MkdirTemp(dir, kind string) (string, error) {
-	CleanStale(dir, "")
+	CleanStale(dir)
 	p, err := os.MkdirTemp(dir, TempPattern("", kind))
 	if err != nil {
 		return "", err
@@ -128,15 +128,29 @@ func MkdirTemp(dir, kind string) (string, error) {
 }
 
 // CreateTemp cleans stale entries in dir, then creates a temporary file
-// named after prefix there and tracks it (see Track).
+// named after prefix there, readable and writable only by the owner, and
+// tracks it (see Track).
 func CreateTemp(dir, prefix, kind string) (*os.File, error) {
-	CleanStale(dir, prefix)
-	f, err := os.CreateTemp(dir, TempPattern(prefix, kind))
-	if err != nil {
-		return nil, err
+	return CreateTempMode(dir, prefix, kind, 0o600)
+}
+
+// CreateTempMode is CreateTemp with the permission bits perm, which the
+// process's umask reduces as for any new file (0o666 gives what a shell
+// redirection would create).
+func CreateTempMode(dir, prefix, kind string, perm fs.FileMode) (*os.File, error) {
+	CleanStale(dir)
+	pattern := TempPattern(prefix, kind)
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, strings.Replace(pattern, "*", strconv.FormatUint(uint64(rand.Uint32()), 10), 1))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil {
+			Track(f.Name())
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 100 {
+			return nil, err
+		}
 	}
-	Track(f.Name())
-	return f, nil
 }
 
 var tracked struct {

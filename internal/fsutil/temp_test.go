@@ -61,21 +61,22 @@ func TestCleanStale(t *testing.T) {
 		return p
 	}
 	gone := []string{
-		mk(".trtperf-staging-"+strconv.Itoa(dead)+"."+hostTag+"-1", 0, true),                 // its process died
-		mk(".out.json.trtperf-tmp-"+strconv.Itoa(dead)+"."+hostTag+"-2", 0, false),           // ditto, a temp file
-		mk(".trtperf-staging-"+strconv.Itoa(os.Getppid())+".0badf00d-3", 25*time.Hour, true), // another host, old
-		mk(".trtperf-staging-555", 2*time.Hour, true),                                        // older trtperf, old
-		mk(".out.json.tmp-12345", 2*time.Hour, false),                                        // older analyze --output
+		mk(".trtperf-staging-"+strconv.Itoa(dead)+"."+hostTag+"-1", 0, true),       // its process died
+		mk(".out.json.trtperf-tmp-"+strconv.Itoa(dead)+"."+hostTag+"-2", 0, false), // ditto, a temp file
 	}
+	// Nothing whose owner cannot be proven gone: a PID that is dead here
+	// may be alive in another PID namespace (a container with the same
+	// host name sharing the folder), on another host or before a reboot.
 	kept := []string{
-		mk(".trtperf-staging-"+strconv.Itoa(os.Getppid())+"."+hostTag+"-4", 0, true), // alive
-		mk(".trtperf-staging-"+strconv.Itoa(dead)+".0badf00d-5", time.Hour, true),    // another host, recent
-		mk(".trtperf-staging-556", time.Minute, true),                                // older trtperf, recent
-		mk(".other.json.tmp-12345", 2*time.Hour, false),                              // not our output's
+		mk(".trtperf-staging-"+strconv.Itoa(os.Getppid())+"."+hostTag+"-4", 0, true),       // alive
+		mk(".trtperf-staging-"+strconv.Itoa(dead)+".0badf00d-5", time.Hour, true),          // another host or PID namespace
+		mk(".out.json.trtperf-tmp-"+strconv.Itoa(dead)+".0badf00d-6", 48*time.Hour, false), // ditto, old
+		mk(".trtperf-staging-555", 2*time.Hour, true),                                      // older trtperf
+		mk(".out.json.tmp-12345", 2*time.Hour, false),                                      // older analyze --output
 		mk("report_x_20240101_000000", 48*time.Hour, true),
 		mk(".hidden", 48*time.Hour, false),
 	}
-	removed := CleanStale(dir, "out.json")
+	removed := CleanStale(dir)
 	if len(removed) != len(gone) {
 		t.Errorf("removed %q, want %q", removed, gone)
 	}

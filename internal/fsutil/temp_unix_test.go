@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -74,4 +75,35 @@ func testFIFOOutput(t *testing.T, dir string, write func(string) error) {
 		t.Error("FIFO replaced")
 	}
 
+}
+
+// TestHostTagPerPIDNamespace: a process in another PID namespace with the
+// same host name (a container sharing the folder) gets another HOST tag,
+// so neither sweeps the other's temporary files on a PID that only looks
+// dead from its own namespace.
+func TestHostTagPerPIDNamespace(t *testing.T) {
+	if os.Getenv("FSUTIL_TAG_CHILD") != "" {
+		os.Stdout.WriteString(hostTag + "\n")
+		return
+	}
+	if _, err := os.Stat("/proc/self/ns/pid"); err != nil {
+		t.Skip("no PID namespaces here")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare(1)")
+	}
+	cmd := exec.Command(unshare, "-Urpf", "--mount-proc", os.Args[0], "-test.run=^TestHostTagPerPIDNamespace$")
+	cmd.Env = append(os.Environ(), "FSUTIL_TAG_CHILD=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("cannot make a PID namespace here: %v", err)
+	}
+	child := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	if len(child) != 8 {
+		t.Fatalf("child printed %q", out)
+	}
+	if child == hostTag {
+		t.Errorf("a process in another PID namespace has the same HOST tag %s: it would sweep this one's live files", hostTag)
+	}
 }
