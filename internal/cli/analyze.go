@@ -104,7 +104,20 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 			// control characters itself).
 			w := rawWriter(c.OutOrStdout())
 			var out *fsutil.Output
-			if output != "" && output != "-" {
+			fd, isFD := fsutil.DescriptorPath(output)
+			switch {
+			case output == "" || output == "-":
+			case isFD && fd == 1:
+				// /dev/stdout: the command's stdout as it is (a shell's
+				// ">> log" appends), never reopened or truncated.
+			case isFD && fd == 2:
+				w = rawWriter(c.ErrOrStderr())
+			default:
+				// Never replace what the user keeps: an input of this run,
+				// or a file the next run's discovery would read as a dump.
+				if why := sc.Reads(output); why != "" {
+					return cannotRun("--output %s: %s, and analyze never overwrites or adds to its inputs; write the analysis elsewhere, e.g. --output analyze-data.json", output, why)
+				}
 				out, err = fsutil.CreateOutput(output)
 				if err != nil {
 					if errors.Is(err, fsutil.ErrNotWritable) {
@@ -129,7 +142,7 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 			if err != nil {
 				return cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
 			}
-			if out != nil {
+			if out != nil || isFD {
 				fmt.Fprintln(c.ErrOrStderr(), verdictLine(output, d))
 			}
 			printAdvice(c.ErrOrStderr(), d)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,6 +58,9 @@ are compared.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(render.Formats, format) {
 				return cannotRun("unknown --format %q; use one of %s", format, strings.Join(render.Formats, ", "))
+			}
+			if math.IsNaN(failAbove) || math.IsInf(failAbove, 0) {
+				return cannotRun("--fail-above %g is not a number a gate can compare with (the gate would never fire); give a finite percentage such as 3", failAbove)
 			}
 			if failAbove < 0 {
 				return cannotRun("--fail-above %g is negative; give a percentage such as 3", failAbove)

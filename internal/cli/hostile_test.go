@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -402,6 +403,77 @@ func hostileCases() []hostile {
 			os.WriteFile(filepath.Join(e.out, "."+filepath.Base(e.prev)+".trtperf-tmp-"+strconv.Itoa(deadPID(e.t))+"."+hostTagForTest()+"-1"), []byte("debris"), 0o644)
 			return []string{"analyze", e.in, "--output", e.prev}
 		}, check: func(e *env, _, _ string) { noDebris(e) }},
+		hostile{name: "output/one of the inputs", code: 2, msg: "one of this run's inputs", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"analyze", e.in, "--output", filepath.Join(e.in, "profile_x.json")}
+		}},
+		hostile{name: "output/a symlink to one of the inputs", code: 2, msg: "one of this run's inputs", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			l := filepath.Join(e.out, "link.json")
+			os.Symlink(filepath.Join(e.in, "layers_x.json"), l)
+			return []string{"analyze", e.in, "--output", l}
+		}},
+		hostile{name: "output/an input given with --data", code: 2, msg: "one of this run's inputs", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"analyze", "--data", filepath.Join(e.in, "layers_x.json"), filepath.Join(e.in, "profile_x.json"), "--output", filepath.Join(e.in, "layers_x.json")}
+		}},
+		hostile{name: "output/a dump name in the input folder", code: 2, msg: "the next run would read", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"analyze", e.in, "--output", filepath.Join(e.in, "profile_new.json")}
+		}, check: func(e *env, _, _ string) {
+			if _, err := os.Stat(filepath.Join(e.in, "profile_new.json")); err == nil {
+				e.t.Error("an analysis was written into the input folder under a dump's name")
+			}
+		}},
+		hostile{name: "output/dev stdout is the command's stdout", code: 0, msg: `"schema_version"`, setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"analyze", e.in, "--output", "/dev/stdout"}
+		}},
+		hostile{name: "output/an append-mode descriptor appends", code: 0, msg: "wrote", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			log := filepath.Join(e.out, "log")
+			os.WriteFile(log, []byte("KEEP\n"), 0o644)
+			f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.t.Cleanup(func() { f.Close() })
+			return []string{"analyze", e.in, "--output", "/dev/fd/" + strconv.Itoa(int(f.Fd()))}
+		}, check: func(e *env, _, _ string) {
+			b, _ := os.ReadFile(filepath.Join(e.out, "log"))
+			if !bytes.HasPrefix(b, []byte("KEEP\n{")) || !bytes.Contains(b, []byte(`"schema_version"`)) {
+				e.t.Errorf("the log was not appended to: %.60q", b)
+			}
+		}},
+		hostile{name: "output/umask 077 makes a private file", code: 0, msg: "wrote", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			old := syscall.Umask(0o077)
+			e.t.Cleanup(func() { syscall.Umask(old) })
+			return []string{"analyze", e.in, "--output", filepath.Join(e.out, "new.json")}
+		}, check: func(e *env, _, _ string) {
+			if st, err := os.Stat(filepath.Join(e.out, "new.json")); err != nil || st.Mode().Perm() != 0o600 {
+				e.t.Errorf("new output under umask 077: %v %v, want -rw-------", st.Mode(), err)
+			}
+		}},
+		hostile{name: "output/temp file of a run in another PID namespace kept", code: 0, msg: "wrote", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			// The tag a run sharing only the host name would write (the
+			// host-name hash), with a PID that is dead here but may be
+			// alive in its own PID namespace.
+			h, _ := os.Hostname()
+			f := fnv.New32a()
+			f.Write([]byte(h))
+			os.WriteFile(filepath.Join(e.out, "."+filepath.Base(e.prev)+".trtperf-tmp-"+strconv.Itoa(deadPID(e.t))+"."+fmt.Sprintf("%08x", f.Sum32())+"-1"), []byte("live"), 0o644)
+			return []string{"analyze", e.in, "--output", e.prev}
+		}, check: func(e *env, _, _ string) {
+			entries, _ := os.ReadDir(e.out)
+			for _, en := range entries {
+				if fsutil.IsTempName(en.Name()) {
+					return
+				}
+			}
+			e.t.Error("another namespace's live temp file was swept")
+		}},
 		hostile{name: "output/stdout", code: 0, msg: `"schema_version"`, setup: func(e *env) []string {
 			e.pair(okLayers, okProfile)
 			return []string{"analyze", e.in, "--output", "-"}
@@ -526,6 +598,14 @@ func hostileCases() []hostile {
 		}},
 	)
 
+	// CI gates that would silently never fire.
+	for _, v := range []string{"NaN", "nan", "+Inf", "Inf", "-Inf", "-1", "1e999"} {
+		add(hostile{name: "compare/--fail-above " + v, code: 2, msg: "--fail-above", setup: func(e *env) []string {
+			p, _ := e.analyzeData()
+			return []string{"compare", p + "#x", p + "#x", "--fail-above", v}
+		}})
+	}
+
 	// serve refusals (the server itself is tested in serve_test.go and
 	// internal/report).
 	add(
@@ -641,6 +721,34 @@ func treeHash(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestHostileStdoutFull: a command whose stdout cannot be written (a full
+// disk: /dev/full) exits 2 and says so, instead of exiting 0 with nothing
+// written.
+func TestHostileStdoutFull(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full")
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "layers_x.json"), []byte(okLayers), 0o644)
+	os.WriteFile(filepath.Join(dir, "profile_x.json"), []byte(okProfile), 0o644)
+	data := filepath.Join(t.TempDir(), "a.json")
+	if code, _, errs := run(t, "analyze", dir, "--output", data); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, args := range [][]string{
+		{"version"}, {"explain"}, {"explain", "precision_fallback"}, {"validate", data}, {"summary", data},
+		{"summary", dir}, {"compare", data + "#x", data + "#x"}, {"analyze", dir}, {"gen", "--help"},
+	} {
+		var errb bytes.Buffer
+		code := Main(args, full, &errb)
+		if code != ExitCannotRun || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q; want exit 2 naming the write error", args, code, errb.String())
+		}
+	}
 }
 
 func TestHostileInputCatalogue(t *testing.T) {

@@ -96,10 +96,19 @@ Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.
 }
 
 // Main runs trtperf with args and returns the process exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	tout, terr := newTermWriter(stdout), newTermWriter(stderr)
-	defer tout.flushPending()
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	sw := &writeCheck{w: stdout}
+	tout, terr := newTermWriter(sw), newTermWriter(stderr)
 	defer terr.flushPending()
+	defer func() {
+		// A run whose output did not reach stdout (a full disk, a closed
+		// file) failed, whatever it computed: say so and exit 2.
+		tout.flushPending()
+		if sw.err != nil && code != ExitCannotRun {
+			printError(terr, fmt.Errorf("cannot write to stdout: %v; the output is incomplete (free space, or redirect it to a writable file)", sw.err))
+			code = ExitCannotRun
+		}
+	}()
 	stdout, stderr = tout, terr
 	var prof profiling
 	root := newRootCmd(stdout, stderr, &prof)
@@ -126,6 +135,23 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// Anything cobra itself rejects (unknown command, bad args) is usage.
 	printError(stderr, err)
 	return ExitCannotRun
+}
+
+// writeCheck passes writes through and keeps the first error.
+type writeCheck struct {
+	w   io.Writer
+	err error
+}
+
+func (c *writeCheck) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func printError(w io.Writer, err error) {
