@@ -2,10 +2,15 @@ package analysis
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
@@ -46,7 +51,8 @@ var fixtureVariants = []struct {
 
 // TestFixtureGoldens analyses every generated variant, checks the outcome a
 // user must see, and compares the whole analyze-data.json with its golden
-// file (run with -update to rewrite them after a deliberate change).
+// folder, one pretty-printed file per section (run with -update to rewrite
+// them after a deliberate change).
 func TestFixtureGoldens(t *testing.T) {
 	for _, v := range fixtureVariants {
 		t.Run(v.name, func(t *testing.T) {
@@ -86,9 +92,113 @@ func TestFixtureGoldens(t *testing.T) {
 			}
 			// Paths differ per run; pin them to a placeholder.
 			got := bytes.ReplaceAll(buf.Bytes(), []byte(jsonPath(dir)), []byte("$FIXTURE"))
-			golden.Check(t, filepath.Join("testdata", "golden", v.name+".json"), got)
+			golden.CheckFiles(t, filepath.Join("testdata", "golden", v.name), goldenSections(t, got), true)
 		})
 	}
+}
+
+// goldenSection names the file of testdata/golden/<variant>/ that holds a
+// member of a backend; members not named here go to backend.json (the
+// run facts), so a new contract field lands in a golden the moment it
+// exists.
+var goldenSection = map[string]string{
+	"layers":              "layers.json",
+	"graph":               "graph.json",
+	"records":             "records.json",
+	"type_breakdown":      "breakdowns.json",
+	"tag_breakdown":       "breakdowns.json",
+	"precision_breakdown": "breakdowns.json",
+	"concentration":       "breakdowns.json",
+	"roofline":            "roofline.json",
+	"prediction":          "roofline.json",
+	"diagnosis":           "findings.json",
+	"issues":              "findings.json",
+	"positives":           "findings.json",
+	"overview":            "findings.json",
+}
+
+// goldenSections splits analyze-data.json into the files of its golden
+// folder, each one JSON object holding members of the document in their
+// order: document.json (everything but results), then per backend (prefixed
+// with its index when there are several) backend.json, findings.json, and
+// the bulky layers.json, records.json, graph.json, breakdowns.json,
+// roofline.json. A rule change then shows as a diff of findings.json alone;
+// the files hold every member verbatim, so together they pin the bytes.
+func goldenSections(t *testing.T, doc []byte) map[string][]byte {
+	t.Helper()
+	files := map[string]*bytes.Buffer{}
+	add := func(file string, name, val jsontext.Value) {
+		b := files[file]
+		if b == nil {
+			b = &bytes.Buffer{}
+			files[file] = b
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	members := func(v jsontext.Value, each func(name, val jsontext.Value)) {
+		dec := jsontext.NewDecoder(bytes.NewReader(v))
+		if _, err := dec.ReadToken(); err != nil {
+			t.Fatal(err)
+		}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadValue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			name = slices.Clone(name)
+			val, err := dec.ReadValue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			each(name, slices.Clone(val))
+		}
+	}
+	members(jsontext.Value(bytes.TrimSpace(doc)), func(name, val jsontext.Value) {
+		if string(name) != `"results"` {
+			add("document.json", name, val)
+			return
+		}
+		dec := jsontext.NewDecoder(bytes.NewReader(val))
+		if _, err := dec.ReadToken(); err != nil {
+			t.Fatal(err)
+		}
+		var backends []jsontext.Value
+		for dec.PeekKind() != ']' {
+			b, err := dec.ReadValue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			backends = append(backends, slices.Clone(b))
+		}
+		for i, b := range backends {
+			prefix := ""
+			if len(backends) > 1 {
+				prefix = fmt.Sprintf("%d-", i)
+			}
+			members(b, func(name, val jsontext.Value) {
+				var key string
+				if err := jsonv2.Unmarshal(name, &key); err != nil {
+					t.Fatal(err)
+				}
+				file, ok := goldenSection[key]
+				if !ok {
+					file = "backend.json"
+				}
+				add(prefix+file, name, val)
+			})
+		}
+	})
+	out := map[string][]byte{}
+	for name, b := range files {
+		b.WriteByte('}')
+		out[name] = b.Bytes()
+	}
+	return out
 }
 
 // jsonPath is how a path appears inside a JSON string.

@@ -24,7 +24,7 @@ func encode(t testing.TB, d *AnalyzeData) []byte {
 
 func TestEncodeGolden(t *testing.T) {
 	got := encode(t, smallDoc())
-	golden.Check(t, filepath.Join("testdata", "small.golden.json"), got)
+	golden.CheckJSON(t, filepath.Join("testdata", "small.golden.json"), got)
 }
 
 func TestEncodeRoundTrip(t *testing.T) {

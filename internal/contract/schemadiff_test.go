@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract/internal/fastjson"
+	"github.com/trtperf/trtperf/internal/golden"
 )
 
 // schemaDiffDocs are the valid documents FuzzSchemaFastMatchesGeneric
@@ -18,10 +19,44 @@ import (
 // names-only dump (internal/analysis's golden, when present).
 func schemaDiffDocs(tb testing.TB) [][]byte {
 	docs := [][]byte{encode(tb, smallDoc()), encode(tb, bigDoc(fastjson.KeepHead+4))}
-	if b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "golden", "names-only.json")); err == nil {
+	if b, err := goldenDoc(filepath.Join("..", "analysis", "testdata", "golden", "names-only")); err == nil {
 		docs = append(docs, b)
+	} else {
+		tb.Fatalf("the names-only analysis golden: %v", err)
 	}
 	return docs
+}
+
+// goldenDoc puts an analysis golden folder (document.json and one backend's
+// sections) back together as one analyze-data.json, members grouped by
+// section.
+func goldenDoc(dir string) ([]byte, error) {
+	root, err := golden.ReadJSON(filepath.Join(dir, "document.json"))
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	backend := []byte{'{'}
+	for _, e := range entries {
+		if e.Name() == "document.json" {
+			continue
+		}
+		b, err := golden.ReadJSON(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if len(backend) > 1 {
+			backend = append(backend, ',')
+		}
+		backend = append(backend, b[1:len(b)-1]...)
+	}
+	backend = append(backend, '}')
+	doc := append(root[:len(root)-1:len(root)-1], `,"results":[`...)
+	doc = append(doc, backend...)
+	return append(doc, ']', '}'), nil
 }
 
 // FuzzSchemaFastMatchesGeneric is the differential test of the schema
@@ -215,4 +250,11 @@ func finiteNumbers(v any) bool {
 		}
 	}
 	return true
+}
+
+func TestGoldenDocIsValid(t *testing.T) {
+	docs := schemaDiffDocs(t)
+	if r := Validate(docs[len(docs)-1]); !r.SchemaOK() || !r.SemanticOK() {
+		t.Errorf("the reassembled names-only golden is not a valid document: %v %v", r.Schema, r.Semantic)
+	}
 }

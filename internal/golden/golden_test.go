@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,5 +33,35 @@ func TestDiff(t *testing.T) {
 		if got := diff([]byte(tt.want), []byte(tt.got)); got != tt.out {
 			t.Errorf("diff(%.40q, %.40q) =\n%s\nwant\n%s", tt.want, tt.got, got, tt.out)
 		}
+	}
+}
+
+func TestPrettyRoundTrip(t *testing.T) {
+	long := strings.Repeat("word \\\"quoted\\\" ", 60)
+	doc := `{"a":1.50,"b":[1,2,3],"c":[[0,1],[1,2]],"d":{"e":"` + long + `","f":[]},"g":[{"h":null}],"i":{}}`
+	p, err := Pretty([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(p), "\n") {
+		if len(l) > 200 {
+			t.Errorf("line %d is %d bytes", i+1, len(l))
+		}
+	}
+	for _, want := range []string{`"a": 1.50,`, `"b": [1, 2, 3],`, `"c": [[0, 1], [1, 2]],`, `"f": []`, `"i": {}`} {
+		if !strings.Contains(string(p), want) {
+			t.Errorf("pretty output lacks %s:\n%s", want, p)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "x.json")
+	if err := os.WriteFile(path, p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back) != doc {
+		t.Errorf("ReadJSON(Pretty(doc)) =\n%s\nwant\n%s", back, doc)
 	}
 }
