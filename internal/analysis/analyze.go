@@ -52,7 +52,7 @@ func AnalyzeParsed(scope *discover.Scope, src inputs.Source, opt Options) (*cont
 		return nil, fmt.Errorf("comparison: %w", err)
 	}
 	d.Comparison = cmp
-	findings.EvaluateSiblings(siblings, cmp, kinship(cmp))
+	findings.EvaluateSiblings(siblings, cmp, compare.SameWorkPct)
 	return d, nil
 }
 
@@ -90,21 +90,4 @@ func firstError(ms []contract.Message) string {
 		}
 	}
 	return ""
-}
-
-// kinship is the sibling evidence for findings: the share of compute
-// layers two backends align, from the folder's comparison when it holds
-// that pair, else aligned here (once per pair).
-func kinship(cmp *contract.Comparison) findings.Kinship {
-	return func(a, b *contract.Backend) (float64, int) {
-		if cmp != nil {
-			for i := range cmp.Pairs {
-				p := &cmp.Pairs[i]
-				if p.A == a.Label && p.B == b.Label || p.A == b.Label && p.B == a.Label {
-					return p.Alignment.ComputeAlignedPct, p.Alignment.AComputeLayers + p.Alignment.BComputeLayers
-				}
-			}
-		}
-		return compare.ComputeAlignedPct(a, b)
-	}
 }

@@ -1,20 +1,98 @@
 package compare
 
-import "github.com/trtperf/trtperf/internal/contract"
+import (
+	"math"
 
-// ComputeAlignedPct aligns the profiled layers of two backends, as a
-// comparison pair does, and returns the share of their compute layers
-// (both sides) that have a counterpart on the other side, in percent, and
-// the number of compute layers counted. Two builds of one model align most
-// of their compute layers; two different models, even with the same input
-// shape, align few. It is the evidence the analysis needs before it calls
-// two backends sibling builds.
-func ComputeAlignedPct(a, b *contract.Backend) (pct float64, computeLayers int) {
-	na, nb, aligned := align(newSide(a), newSide(b)).computeAligned()
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// sameWorkTolerance: aligned groups whose FLOPs (or, where a side does not
+// know them, output elements) differ by more than this fraction of the
+// larger do different work (another layer size, kernel or stride),
+// whatever their names say; builds of one model compute the same FLOPs and
+// write the same tensors per layer whatever their precision or tactics.
+const sameWorkTolerance = 0.1
+
+// SameWorkPct aligns the profiled layers of two backends, as a comparison
+// pair does, and returns the share of their compute layers (both sides)
+// that have a counterpart on the other side doing the same work (the same
+// FLOPs, else the same output elements, within sameWorkTolerance, when both
+// sides know them), in percent,
+// and the number of compute layers counted. Builds of one model align
+// nearly all their compute layers with the same work; two models, even
+// with the same input shape and the same exporter's layer names
+// (torchvision's features.N), do not. It is the evidence the analysis
+// needs before it calls two backends sibling builds.
+func SameWorkPct(a, b *contract.Backend) (pct float64, computeLayers int) {
+	al := align(newSide(a), newSide(b))
+	na, nb, _ := al.computeAligned()
 	if na+nb == 0 {
 		return 0, 0
 	}
-	return round2(float64(aligned) / float64(na+nb) * 100), na + nb
+	same := 0
+	for k := range al.groups {
+		g := &al.groups[k]
+		if len(g.a) == 0 || len(g.b) == 0 {
+			continue
+		}
+		wa, wb := groupWork(al.A, g.a), groupWork(al.B, g.b)
+		if differ(wa.flops, wb.flops) || !(wa.flops > 0 && wb.flops > 0) && differ(wa.elems, wb.elems) {
+			continue
+		}
+		same += wa.compute + wb.compute
+	}
+	return round2(float64(same) / float64(na+nb) * 100), na + nb
+}
+
+// work is what a group's compute records compute on one side: FLOPs and
+// output elements, each 0 when a record does not know it.
+type work struct {
+	flops, elems float64
+	compute      int
+}
+
+func groupWork(s *side, idx []int) work {
+	var w work
+	flopsKnown, elemsKnown := true, true
+	for _, i := range idx {
+		r := &s.recs[i]
+		if !isCompute(r) {
+			continue
+		}
+		w.compute++
+		if r.FLOPs != nil && *r.FLOPs > 0 {
+			w.flops += *r.FLOPs
+		} else {
+			flopsKnown = false
+		}
+		n := 0.0
+		if l := s.layer(i); l != nil {
+			for _, t := range l.Outputs {
+				e := 1.0
+				for _, d := range t.Dimensions {
+					e *= float64(max(d, 0))
+				}
+				n += e
+			}
+		}
+		if n > 0 {
+			w.elems += n
+		} else {
+			elemsKnown = false
+		}
+	}
+	if !flopsKnown {
+		w.flops = 0
+	}
+	if !elemsKnown {
+		w.elems = 0
+	}
+	return w
+}
+
+// differ: both amounts are known and differ beyond sameWorkTolerance.
+func differ(a, b float64) bool {
+	return a > 0 && b > 0 && math.Abs(a-b) > sameWorkTolerance*max(a, b)
 }
 
 // computeAligned counts the compute layers of each side and those (of both

@@ -37,7 +37,8 @@ func (k *kin) alignedPct(a, b *contract.Backend) (float64, int) {
 
 // related: a and b are builds of one model, with evidence: the same input
 // shapes (when both know them), the same device (when both name one), and
-// at least limits.siblingMinAlignedPct of their compute layers aligned.
+// at least limits.siblingMinAlignedPct of their compute layers aligned
+// with a layer doing the same work.
 // Without any of it, their measured difference says nothing about either.
 // The reason is said from a's side.
 func (k *kin) related(a, b *contract.Backend) (bool, string) {
@@ -55,7 +56,7 @@ func (k *kin) related(a, b *contract.Backend) (bool, string) {
 		return false, "neither has compute layers to align"
 	}
 	if pct < limits.siblingMinAlignedPct {
-		return false, fmt.Sprintf("only %.0f%% of the two builds' %d compute layers align (builds of one model align at least %.0f%%), so it is another model", pct, n, limits.siblingMinAlignedPct)
+		return false, fmt.Sprintf("only %.0f%% of the two builds' %d compute layers align with a layer doing the same work (builds of one model align at least %.0f%%), so it is another model", pct, n, limits.siblingMinAlignedPct)
 	}
 	return true, ""
 }

@@ -18,8 +18,9 @@ type sibling struct {
 }
 
 // Kinship is the evidence that two backends are builds of one model: the
-// share of their compute layers that align (percent, both sides counted)
-// and how many compute layers there are. The analysis supplies it (the
+// share of their compute layers that align with a layer of the other doing
+// the same work (percent, both sides counted) and how many compute layers
+// there are. The analysis supplies it (the
 // comparison's alignment); nil means no alignment is known, so no backend
 // is anyone's sibling.
 type Kinship func(a, b *contract.Backend) (alignedPct float64, computeLayers int)

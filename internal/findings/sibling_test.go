@@ -49,7 +49,7 @@ func evaluatePair(own, sib *contract.Backend, ownPrec string, ownMs float64, sib
 		p.b.Diagnosis.ReferenceMs, p.b.Diagnosis.LayerSumMs = p.ms, p.ms
 		p.b.Model.InputShapes = []contract.InputShape{{Name: "input", Dimensions: []int64{1, 3, 224, 224}}}
 	}
-	EvaluateSiblings([]*contract.Backend{own, sib}, nil, compare.ComputeAlignedPct)
+	EvaluateSiblings([]*contract.Backend{own, sib}, nil, compare.SameWorkPct)
 }
 
 // Two backends are siblings only with evidence: a faster backend of another

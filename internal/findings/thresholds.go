@@ -104,11 +104,12 @@ var limits = struct {
 	siblingCrossMeasureRatio float64
 	// siblingMinAlignedPct: two backends are builds of one model (siblings
 	// whose difference is a price) only when at least this share of their
-	// compute layers align (both sides, by name, source op or structure).
-	// Builds of one model through different exporters or precisions align
-	// 70–100 % in the corpus (Torch-TensorRT's extra clamp kernels are the
-	// 30 % left); two different models with the same input shape align
-	// under 5 %.
+	// compute layers align with a layer of the other doing the same work
+	// (same FLOPs or output size). Builds of one model align 57–100 % in
+	// the corpus (Torch-TensorRT's extra clamp kernels and fused
+	// conv+pool layers are the rest); different models with the same input
+	// shape align at most 20 % (ResNet18 vs ResNet50 19.5 %, AlexNet vs
+	// VGG16 15 %, whose layers share torchvision's names).
 	siblingMinAlignedPct float64
 	// siblingSharedRatio: a finding the sibling build also has, priced
 	// there at least this fraction of the price here, is a cost both builds
