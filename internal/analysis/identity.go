@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -250,7 +251,10 @@ func parseConfigs(configs []inputs.ModelConfig) modelConfig {
 		str := func(k string) string { s, _ := raw[k].(string); return s }
 		num := func(keys ...string) *int64 {
 			for _, k := range keys {
-				if f, ok := raw[k].(float64); ok && f > 0 && f <= 1<<53 { // beyond, int64(f) overflows
+				// A count is a whole number in a sane range: 0.5 is
+				// ignored, not truncated to 0; beyond 2^40, int64(f)
+				// is no count any model has.
+				if f, ok := raw[k].(float64); ok && f >= 1 && f <= 1<<40 && f == math.Trunc(f) {
 					n := int64(f)
 					return &n
 				}

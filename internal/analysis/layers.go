@@ -3,8 +3,7 @@ package analysis
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"strconv"
+	"github.com/trtperf/trtperf/internal/jsonnum"
 	"strings"
 	"unicode/utf8"
 
@@ -225,7 +224,7 @@ func readSafe(dec *jsontext.Decoder) ([]byte, error) {
 		return jsontext.AppendQuote(nil, strings.ToValidUTF8(tok.String(), "\uFFFD"))
 	case '0':
 		num := tok.String()
-		if f, err := strconv.ParseFloat(num, 64); err != nil || math.IsInf(f, 0) {
+		if !jsonnum.InRange(num) {
 			return jsontext.AppendQuote(nil, num)
 		}
 		return []byte(num), nil
@@ -234,7 +233,8 @@ func readSafe(dec *jsontext.Decoder) ([]byte, error) {
 	}
 }
 
-// hasHugeNumber reports whether raw may hold a number beyond float64: one
+// hasHugeNumber reports whether raw may hold a number out of the float64
+// range (jsonnum: too large, or non-zero and too small): one
 // with an exponent of three digits or more (cheap to rule out, so the
 // common value is not parsed).
 func hasHugeNumber(raw []byte) bool {

@@ -309,6 +309,34 @@ func hostileCases() []hostile {
 			}})
 		}
 	}
+	// Device facts out of physical range (a trtexec log's device section,
+	// TREx device attributes) and fractional config counts: dropped with
+	// a note, and the analysis still validates (exit 0 ⇒ valid).
+	devLog := func(line string) string {
+		return "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n[I] === Device Information ===\n[I] Selected Device: NVIDIA L4\n" + line + "\n"
+	}
+	for _, c := range []struct{ name, file, content, msg string }{
+		{"SM count 1e30", "log_x.txt", devLog("[I] Compute Capability: 8.9\n[I] SMs: 1e30\n[I] Compute Clock Rate: 2.04 GHz"), "SM count 1e+30 is not a plausible count"},
+		{"compute capability 0.0", "log_x.txt", devLog("[I] Compute Capability: 0.0\n[I] SMs: 58"), "compute capability 0.0 is outside the physical range"},
+		{"clock 1e-300", "log_x.txt", devLog("[I] Compute Capability: 8.9\n[I] SMs: 58\n[I] Compute Clock Rate: 1e-300 GHz\n[I] Memory Bus Width: 192 bits\n[I] Memory Clock Rate: 1e-300 GHz"), "compute clock 1e-300 GHz is outside the physical range"},
+		{"memory 1e308 MiB", "log_x.txt", devLog("[I] Compute Capability: 8.9\n[I] Device Global Memory: 1e308 MiB"), "device memory 1e+308 MiB is outside the physical range"},
+		{"TREx attributes out of range", "meta_x_device.json", `[{"Name":"NVIDIA L4","COMPUTE_CAPABILITY_MAJOR":0,"COMPUTE_CAPABILITY_MINOR":0,"MULTIPROCESSOR_COUNT":1e30,"CLOCK_RATE":1e-300,"MEMORY_CLOCK_RATE":1e30,"GLOBAL_MEMORY_BUS_WIDTH":-1e-99999999}]`, "is not a plausible count"},
+		{"config num_hidden_layers 0.5", "config.json", `{"_name_or_path":"m","model_type":"llama","num_hidden_layers":0.5,"hidden_size":0.5,"num_attention_heads":1e-300}`, `"status":"passed"`},
+	} {
+		add(hostile{name: "numbers/" + c.name, code: 0, msg: c.msg, setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			e.write(c.file, c.content)
+			return []string{"analyze", e.in, "--output", e.prev}
+		}})
+	}
+	add(hostile{name: "numbers/parameter -1e-99999999", code: 0, msg: "layer_parameters_normalised", setup: func(e *env) []string {
+		e.pair(layerOf(`,"P":[-1e-99999999]`), okProfile)
+		return []string{"analyze", e.in, "--output", e.prev}
+	}})
+	add(hostile{name: "numbers/profile time -1e-99999999", code: 0, msg: "profile_", setup: func(e *env) []string {
+		e.pair(okLayers, profileOf("-1e-99999999", "1"))
+		return []string{"analyze", e.in, "--output", e.prev}
+	}})
 
 	// Inputs that cannot be analysed: exit 2, nothing written.
 	add(
@@ -483,6 +511,7 @@ func hostileCases() []hostile {
 	// Analyses handed to validate, summary and compare.
 	bad := []struct{ name, old, new string }{
 		{"number beyond float64", `"time_ms":`, `"time_ms":1e9999999999,"x":`},
+		{"number below float64", `"time_ms":`, `"time_ms":-1e-99999999,"x":`},
 		{"results null", `"results":[`, `"results":null,"r":[`},
 		{"schema version 9", `"schema_version":"1.`, `"schema_version":"9.`},
 		{"lone surrogate", `"label":"x"`, `"label":"\udc00"`},
@@ -566,6 +595,9 @@ func hostileCases() []hostile {
 		}},
 		hostile{name: "package/invalid --analyze-data", code: 1, msg: "error:", setup: func(e *env) []string {
 			return []string{"package", "--analyze-data", e.tamperedData(`"time_ms":`, `"time_ms":1e999,"x":`), "--report-dir", filepath.Join(e.out, "r")}
+		}},
+		hostile{name: "package/--analyze-data with a number below float64", code: 1, msg: "error:", setup: func(e *env) []string {
+			return []string{"package", "--analyze-data", e.tamperedData(`"time_ms":`, `"time_ms":-1e-99999999,"x":`), "--report-dir", filepath.Join(e.out, "r")}
 		}},
 		hostile{name: "package/stale staging debris removed", code: 0, msg: "report_dir:", setup: func(e *env) []string {
 			e.pair(okLayers, okProfile)

@@ -299,6 +299,13 @@ func TestValidateHugeNumbers(t *testing.T) {
 		{"/results/0/layers/35/Inputs/0/Dimensions/0", "9e999"},
 		{"/results/0/graph/topo_order/3", "1" + strings.Repeat("0", 400)},
 		{"/validation/backend_count", "1E+99999"},
+		// Underflow: a non-zero number float64 rounds to 0 (or a
+		// subnormal) is out of range too; the schema library's big.Rat
+		// cannot even hold -1e-99999999.
+		{"/results/0/records/1/time_ms", "-1e-99999999"},
+		{"/results/0/records/30/time_ms", "-1e-99999999"},
+		{"/results/0/records/2/time_ms", "1e-99999"},
+		{"/results/0/records/31/time_ms", "5e-324"},
 	} {
 		data := tamper(t, doc, tc.ptr, false, json.Number(tc.num))
 		r := Validate(data)
@@ -309,9 +316,12 @@ func TestValidateHugeNumbers(t *testing.T) {
 			t.Errorf("%s = %s: semantic check passed", tc.ptr, tc.num)
 		}
 	}
-	// Tiny numbers round to 0 and are in range.
-	if r := Validate(tamper(t, doc, "/results/0/records/1/time_ms", false, json.Number("1e-99999"))); !r.SchemaOK() {
-		t.Errorf("1e-99999: %q", r.Schema)
+	// Zero written with an exponent, and the smallest normal float, are
+	// in range.
+	for _, num := range []string{"0e-5", "2.2250738585072014e-308"} {
+		if r := Validate(tamper(t, doc, "/results/0/records/1/time_ms", false, json.Number(num))); !r.SchemaOK() {
+			t.Errorf("%s: %q", num, r.Schema)
+		}
 	}
 }
 

@@ -2,7 +2,9 @@ package dump
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/jsonnum"
 	"math"
 	"strconv"
 	"strings"
@@ -255,6 +257,8 @@ func finite(v jsontext.Value) (*float64, error) {
 		x = f
 	} else if err := json.Unmarshal(v, &x); err != nil {
 		return nil, err
+	} else if v.Kind() == '0' && !jsonnum.InRange(string(v)) {
+		return nil, fmt.Errorf("%.40s is out of the float64 range", v)
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 		return nil, fmt.Errorf("negative or non-finite")
@@ -272,9 +276,9 @@ func leadingNumber(s string) (float64, bool) {
 		end++
 	}
 	for end > 0 {
-		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return 0, false
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			if !jsonnum.InRange(s[:end]) {
+				return 0, false // 1e999, 1e-400: out of range, not a shorter number
 			}
 			return f, true
 		}
@@ -305,11 +309,12 @@ func deviceFromOptions(opts []engine.Option) *engine.Device {
 	if v, ok := engine.Opt(opts, "Compute Capability"); ok {
 		d.CCMajor, d.CCMinor = parseCC(v)
 	}
-	d.SMs = int(num("SMs"))
+	d.SMs = countFact(d, "SM count", num("SMs"))
 	d.ClockGHz = max(num("Compute Clock Rate"), num("Application Compute Clock Rate"))
 	d.MemClockGHz = max(num("Memory Clock Rate"), num("Application Memory Clock Rate"))
-	d.BusWidthBits = int(num("Memory Bus Width"))
+	d.BusWidthBits = countFact(d, "memory bus width", num("Memory Bus Width"))
 	d.MemoryMiB = num("Device Global Memory")
+	d.DropImplausible()
 	return d
 }
 
@@ -354,12 +359,27 @@ func deviceFromAttributes(m map[string]jsontext.Value) *engine.Device {
 	if v, ok := m["ComputeCapability"]; ok && json.Unmarshal(v, &cc) == nil && len(cc) == 2 && cc[0] >= 0 && cc[0] < 100 && cc[1] >= 0 && cc[1] < 10 {
 		d.CCMajor, d.CCMinor = cc[0], cc[1]
 	} else if _, ok := m["COMPUTE_CAPABILITY_MAJOR"]; ok {
-		d.CCMajor, d.CCMinor = int(num("COMPUTE_CAPABILITY_MAJOR")), int(num("COMPUTE_CAPABILITY_MINOR"))
+		d.CCMajor, d.CCMinor = countFact(d, "compute capability major", num("COMPUTE_CAPABILITY_MAJOR")), countFact(d, "compute capability minor", num("COMPUTE_CAPABILITY_MINOR"))
 	}
-	d.SMs = int(num("MULTIPROCESSOR_COUNT"))
+	d.SMs = countFact(d, "SM count", num("MULTIPROCESSOR_COUNT"))
 	d.ClockGHz = num("CLOCK_RATE") / 1e6
 	d.MemClockGHz = num("MEMORY_CLOCK_RATE") / 1e6
-	d.BusWidthBits = int(num("GLOBAL_MEMORY_BUS_WIDTH"))
+	d.BusWidthBits = countFact(d, "memory bus width", num("GLOBAL_MEMORY_BUS_WIDTH"))
 	d.MemoryMiB = num("TotalMemory") / (1 << 20)
+	d.DropImplausible()
 	return d
+}
+
+// countFact converts a reported count (SMs, bits): a value that is not a
+// whole number an int32 holds is noted on d and read as unknown (0);
+// converting 1e30 to int would give a negative count.
+func countFact(d *engine.Device, what string, f float64) int {
+	if f == 0 {
+		return 0
+	}
+	if !(f > 0 && f <= math.MaxInt32) || f != math.Trunc(f) {
+		d.Notes = append(d.Notes, fmt.Sprintf("the reported %s %.4g is not a plausible count; it is ignored", what, f))
+		return 0
+	}
+	return int(f)
 }

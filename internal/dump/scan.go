@@ -3,8 +3,8 @@ package dump
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/jsonnum"
 	"math/bits"
-	"strconv"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -448,9 +448,13 @@ func (s *scanner) float() float64 {
 	if v, ok := parseInt(b); ok {
 		return float64(v)
 	}
-	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
-	if err != nil {
-		s.failAt(start, CodeNonFinite, "number "+string(b)+" is out of the float64 range", fixNonFinite)
+	v, ok := jsonnum.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+	if !ok {
+		lit := string(b)
+		if len(lit) > 40 {
+			lit = lit[:40] + "..."
+		}
+		s.failAt(start, CodeNonFinite, "number "+lit+" is out of the float64 range (too large, or non-zero and too small)", fixNonFinite)
 	}
 	return v
 }

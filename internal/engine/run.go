@@ -56,6 +56,9 @@ type Device struct {
 	MemClockGHz  float64 // memory clock as CUDA reports it (bandwidth = 2 × clock × bus width)
 	BusWidthBits int
 	MemoryMiB    float64
+	// Notes say which reported facts were dropped as outside their
+	// physical range (DropImplausible).
+	Notes []string
 }
 
 // Known reports whether the source named or described a device at all.

@@ -2,7 +2,7 @@ package fastjson
 
 import (
 	"fmt"
-	"math"
+	"github.com/trtperf/trtperf/internal/jsonnum"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -233,9 +233,9 @@ func (s *Reader) Float(v *float64) error {
 	if err != nil {
 		return err
 	}
-	f, err := strconv.ParseFloat(unsafe.String(&raw[0], len(raw)), 64)
-	if err != nil || math.IsInf(f, 0) {
-		return &DecodeError{Message: fmt.Sprintf("cannot decode JSON number %s into float64", raw)}
+	f, ok := jsonnum.Parse(unsafe.String(&raw[0], len(raw)))
+	if !ok {
+		return &DecodeError{Message: fmt.Sprintf("cannot decode JSON number %.40s into float64 (out of range)", raw)}
 	}
 	*v = f
 	return nil

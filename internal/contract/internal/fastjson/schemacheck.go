@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/jsonnum"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -58,22 +58,19 @@ func CheckSchema(sch *jsonschema.Schema, data []byte, limit int) []Problem {
 	return capProblems(problems, limit)
 }
 
-// overflowsFloat64 reports whether the JSON number num lies beyond the
-// range of a 64-bit float. Only a number with an exponent or hundreds of
-// digits can, so most numbers are not parsed.
+// overflowsFloat64 reports whether the JSON number num is out of the
+// range of a 64-bit float: beyond it (overflow) or a non-zero number that
+// rounds to zero (underflow); see jsonnum. Only a number with an exponent
+// or hundreds of digits can be, so most numbers are not parsed.
 func overflowsFloat64(num string) bool {
-	if len(num) < 300 && !strings.ContainsAny(num, "eE") {
-		return false
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	return math.IsInf(f, 0) || (err != nil && !isRangeErr(err))
+	return jsonnum.MayBeOutOfRange(num) && !jsonnum.InRange(num)
 }
 
 func rangeMessage(num string) string {
 	if len(num) > 40 {
 		num = num[:40] + "..."
 	}
-	return "number " + num + " is out of range (beyond a 64-bit float)"
+	return "number " + num + " is out of range (beyond a 64-bit float, or a non-zero number too small for one)"
 }
 
 // job is one big-array element for the fast checker.
