@@ -40,8 +40,8 @@ func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 	if p.AMs > 0 {
 		p.DeltaPct = p.DeltaMs / p.AMs * 100
 	}
-	if p.BMs > 0 {
-		p.Speedup = p.AMs / p.BMs
+	if p.AMs > 0 {
+		p.BTimeRatio = p.BMs / p.AMs
 	}
 	msA := scaled(sa.recs, p.AScale)
 	msB := scaled(sb.recs, p.BScale)

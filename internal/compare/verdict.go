@@ -194,11 +194,12 @@ func summarize(p *contract.ComparisonPair) string {
 		return fmt.Sprintf("%s and %s are equally fast within noise (%+.1f %% %s, noise ±%.1f %%)%s.",
 			p.B, p.A, p.DeltaPct, on, p.Noise.Pct, why)
 	}
-	dir, f := "faster", p.Speedup
-	if p.Verdict == contract.VerdictBSlower {
-		dir = "slower"
-		if p.Speedup > 0 {
-			f = 1 / p.Speedup
+	// "1.59× slower" is b_time_ratio; "1.36× faster" its inverse.
+	dir, f := "slower", p.BTimeRatio
+	if p.Verdict != contract.VerdictBSlower {
+		dir = "faster"
+		if p.BTimeRatio > 0 {
+			f = 1 / p.BTimeRatio
 		}
 	}
 	same := ""

@@ -9,7 +9,7 @@ import (
 //   - the baseline and both sides of every pair are backends with usable
 //     timing (passed, layer_profile); every pair's a is the baseline and no
 //     b repeats;
-//   - delta_ms = b_ms − a_ms, delta_pct and speedup agree with them; on
+//   - delta_ms = b_ms − a_ms, delta_pct and b_time_ratio agree with them; on
 //     layer_sum, a_ms and b_ms are the sides' sums of layer averages and the
 //     scales are 1;
 //   - by_type, by_precision and by_region each sum to a_ms, b_ms and
@@ -56,8 +56,8 @@ func (c *checker) pair(ptr string, p *ComparisonPair, a, b *Backend) {
 	if p.AMs > 0 && !near(p.DeltaPct, p.DeltaMs/p.AMs*100, relTol) {
 		c.add(ptr+"/delta_pct", "delta_pct %g is not delta_ms / a_ms × 100 (%g)", p.DeltaPct, p.DeltaMs/p.AMs*100)
 	}
-	if p.BMs > 0 && !near(p.Speedup, p.AMs/p.BMs, relTol) {
-		c.add(ptr+"/speedup", "speedup %g is not a_ms / b_ms (%g)", p.Speedup, p.AMs/p.BMs)
+	if p.AMs > 0 && !near(p.BTimeRatio, p.BMs/p.AMs, relTol) {
+		c.add(ptr+"/b_time_ratio", "b_time_ratio %g is not b_ms / a_ms (%g)", p.BTimeRatio, p.BMs/p.AMs)
 	}
 	if a != nil && b != nil && p.Measure == MeasureLayerSum {
 		if !near(p.AMs, a.Timing.AverageInferenceMs, relTol) || !near(p.BMs, b.Timing.AverageInferenceMs, relTol) {

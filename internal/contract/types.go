@@ -13,7 +13,7 @@ package contract
 import "github.com/go-json-experiment/json/jsontext"
 
 // SchemaVersion is the version of the analyze-data.json contract.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // Statuses and modes used across the contract.
 const (
@@ -716,7 +716,7 @@ type ComparisonPair struct {
 	BMs         float64 `json:"b_ms"`
 	DeltaMs     float64 `json:"delta_ms"`  // b_ms − a_ms
 	DeltaPct    float64 `json:"delta_pct"` // delta_ms ÷ a_ms × 100
-	Speedup     float64 `json:"speedup"`   // a_ms ÷ b_ms: > 1 means B is faster
+	BTimeRatio  float64 `json:"b_time_ratio"` // b_ms ÷ a_ms: B takes this many times A's time (1.59: 1.59× slower)
 	AScale      float64 `json:"a_scale"`   // a_ms ÷ A's sum of layer averages
 	BScale      float64 `json:"b_scale"`
 	Noise       Noise   `json:"noise"`

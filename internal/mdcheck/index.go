@@ -322,7 +322,7 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 // fieldUnit is the unit of a number field by its name: "total_ms" and the
 // statistics of "latency_ms": {median: ...} are times; shares and
 // percentages; "*_gbs" bandwidths; "*tflops*" rates; "*bytes" sizes;
-// "*_scale", "*ratio" and "speedup" ratios; "*_gib" sizes in GiB. Other
+// "*_scale" and "*ratio" ratios; "*_gib" sizes in GiB. Other
 // numbers (counts, clocks) have no unit a sentence could quote. The scale
 // converts the field to the unit's base.
 func fieldUnit(path string) (unit, float64) {
@@ -342,7 +342,7 @@ func fieldUnit(path string) (unit, float64) {
 		return unitBytes, 1
 	case strings.HasSuffix(key, "_gib"):
 		return unitBytes, 1 << 30
-	case key == "speedup" || key == "scale" || strings.HasSuffix(key, "_scale") || strings.HasSuffix(key, "ratio"):
+	case key == "scale" || strings.HasSuffix(key, "_scale") || strings.HasSuffix(key, "ratio"):
 		return unitRatio, 1
 	}
 	return 0, 0

@@ -51,9 +51,9 @@ export function verdictText(p: ComparisonPair): string {
     case "within_noise":
       return `Within noise: ${p.b} differs from ${p.a} by ${diff}, inside the ${band}; neither is faster.`;
     case "b_faster":
-      return `${p.b} is faster than ${p.a} by ${fmtMsAuto(-p.delta_ms)}, ${Math.abs(p.delta_pct).toFixed(1)} % (${p.speedup.toFixed(2)}×), beyond the ${band}.`;
+      return `${p.b} is faster than ${p.a} by ${fmtMsAuto(-p.delta_ms)}, ${Math.abs(p.delta_pct).toFixed(1)} % (${(1 / p.b_time_ratio).toFixed(2)}× faster), beyond the ${band}.`;
     default:
-      return `${p.b} is slower than ${p.a} by ${fmtMsAuto(p.delta_ms)}, ${Math.abs(p.delta_pct).toFixed(1)} % (${(1 / p.speedup).toFixed(2)}× the time), beyond the ${band}.`;
+      return `${p.b} is slower than ${p.a} by ${fmtMsAuto(p.delta_ms)}, ${Math.abs(p.delta_pct).toFixed(1)} % (${p.b_time_ratio.toFixed(2)}× the time), beyond the ${band}.`;
   }
 }
 

@@ -4,7 +4,7 @@
 
 /** Output of `trtperf analyze`: the validated analysis of one or more TensorRT backends (layer-info dump plus optional per-layer profile). Checked by `trtperf validate` (this schema plus semantic checks). Arrays are never null unless a field says so. */
 export interface AnalyzeData {
-  /** Version of this contract, e.g. "1.0". */
+  /** Version of this contract, e.g. "1.1"; a reader accepts every file of its major version. */
   schema_version: string;
   /** The program that wrote the file. */
   tool: {
@@ -60,8 +60,8 @@ export interface ComparisonPair {
   delta_ms: number;
   /** delta_ms / a_ms x 100. */
   delta_pct: number;
-  /** a_ms / b_ms: above 1 means b is faster. */
-  speedup: number;
+  /** b_ms / a_ms: how many times a's time b takes. 1.59 means b is 1.59× slower (takes 1.59× as long); 0.74 means b takes 0.74× a's time (b is 1/0.74 = 1.36× faster). */
+  b_time_ratio: number;
   /** a_ms / sum of a's layer averages (1 for layer_sum). */
   a_scale: number;
   b_scale: number;
