@@ -17,11 +17,18 @@ import (
 // in the result, never returned as an error: the error return is reserved
 // for problems that prevent writing any structured data at all.
 func AnalyzeParsed(scope *discover.Scope, src inputs.Source, opt Options) (*contract.AnalyzeData, error) {
+	d, _, err := analyzeScope(scope, src, opt)
+	return d, err
+}
+
+// analyzeScope is AnalyzeParsed, also returning what the cost model read
+// of each backend (the calibration test fits the model on it).
+func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contract.AnalyzeData, []modelInput, error) {
 	if scope == nil {
-		return nil, fmt.Errorf("analyze: no input scope")
+		return nil, nil, fmt.Errorf("analyze: no input scope")
 	}
 	if src.Backend == nil && len(scope.Backends) > 0 {
-		return nil, fmt.Errorf("analyze: no inputs for %d backends", len(scope.Backends))
+		return nil, nil, fmt.Errorf("analyze: no inputs for %d backends", len(scope.Backends))
 	}
 	d := &contract.AnalyzeData{
 		SchemaVersion:     contract.SchemaVersion,
@@ -38,9 +45,13 @@ func AnalyzeParsed(scope *discover.Scope, src inputs.Source, opt Options) (*cont
 	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
 	d.ModelComponents = id.components
 
+	ins := make([]modelInput, len(scope.Backends))
 	for i, b := range scope.Backends {
-		d.Results = append(d.Results, analyzeBackend(b, src.Backend(i), scope, id))
+		r, mi := analyzeBackend(b, src.Backend(i), scope, id)
+		d.Results = append(d.Results, r)
+		ins[i] = mi
 	}
+	fillPredictions(d.Results, ins)
 	siblings := make([]*contract.Backend, len(d.Results))
 	for i := range d.Results {
 		siblings[i] = &d.Results[i]
@@ -49,11 +60,11 @@ func AnalyzeParsed(scope *discover.Scope, src inputs.Source, opt Options) (*cont
 	// The comparison reads records only; the sibling findings quote it.
 	cmp, err := compare.Section(d, opt.Baseline)
 	if err != nil {
-		return nil, fmt.Errorf("comparison: %w", err)
+		return nil, nil, fmt.Errorf("comparison: %w", err)
 	}
 	d.Comparison = cmp
 	findings.EvaluateSiblings(siblings, cmp, compare.SameWorkPct)
-	return d, nil
+	return d, ins, nil
 }
 
 // rollUp summarises the per-backend gates.

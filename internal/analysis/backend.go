@@ -34,7 +34,7 @@ func newBackend(b discover.Backend) contract.Backend {
 
 // analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
-func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity) contract.Backend {
+func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity) (contract.Backend, modelInput) {
 	// A log's per-layer table and layer information lines stand for the
 	// files the backend lacks (see logsource.go).
 	if in.ProfileLog != "" {
@@ -164,6 +164,10 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		facts = deriveFacts(layers)
 	}
 	wg.Wait()
+	var mi modelInput
+	if detailed {
+		mi = newModelInput(layers, facts)
+	}
 	if paramFixes > 0 {
 		msgs.warning(CodeParamsNormalised, fmt.Sprintf("%d layer parameter(s) were not valid I-JSON (e.g. %s): repeated keys keep their last value, invalid characters became U+FFFD, numbers beyond a 64-bit float became strings", paramFixes, paramExample))
 	}
@@ -234,7 +238,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	wg.Wait()
 	out.Model, out.Memory, out.Engines = model, memory, engines
 	v.Messages = msgs.items()
-	return out
+	return out, mi
 }
 
 func infoOrNil(info *engine.LayerInfo, ok bool) *engine.LayerInfo {

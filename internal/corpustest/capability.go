@@ -20,6 +20,7 @@ const (
 	AgentChecks                   // analyze.md checks on real agent analyses
 	Reports                       // packaging and rendering reports of real dumps
 	Issues                        // real trtexec console pastes of ../shared/issues and their resolutions
+	CostModel                     // the cost model's calibration and predictions against measured layers
 	numCapabilities
 )
 
@@ -34,6 +35,7 @@ var capabilityText = [numCapabilities]string{
 	AgentChecks: "analyze.md checks on real agent analyses",
 	Reports:     "reports packaged and rendered from real dumps",
 	Issues:      "trtexec console logs pasted in real issue threads (../shared/issues)",
+	CostModel:   "cost model calibration and predictions against measured layers",
 }
 
 func (c Capability) describe() string {

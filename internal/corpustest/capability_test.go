@@ -62,7 +62,8 @@ func TestCapabilitiesUsed(t *testing.T) {
 	names := map[Capability]string{
 		Parsing: "Parsing", Companions: "Companions", Discovery: "Discovery", LayerFacts: "LayerFacts",
 		Verdicts: "Verdicts", Comparison: "Comparison", Summary: "Summary", AgentChecks: "AgentChecks", Reports: "Reports",
-		Issues: "Issues",
+		Issues:    "Issues",
+		CostModel: "CostModel",
 	}
 	if len(names) != int(numCapabilities) {
 		t.Fatalf("names table has %d entries, want %d", len(names), numCapabilities)

@@ -24,6 +24,7 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -39,9 +40,12 @@ type Device struct {
 }
 
 // Peaks are dense peak throughputs in TFLOP/s (TOP/s for int8); nil when
-// the architecture has no such path or it is unknown.
+// the architecture has no such path or it is unknown. FP16, BF16, INT8,
+// TF32 and FP8 are tensor-core rates where the GPU has tensor cores for
+// that precision (see TensorCores), else the CUDA-core rate (FP16 on
+// Pascal P100/Jetson: twice FP32; INT8 on Pascal GP10x: DP4A).
 type Peaks struct {
-	FP32, TF32, FP16, INT8 *float64
+	FP32, TF32, FP16, BF16, INT8, FP8 *float64
 }
 
 // Facts are a device's derived performance facts.
@@ -54,11 +58,61 @@ type Facts struct {
 	BandwidthBasis     string // "bus_width_x_memory_clock", "table" or ""
 	Peaks              Peaks
 	PeakBasis          string // "sm_count_x_clock", "table" or ""
-	Notes              []string
+	// TensorCores lists the precisions the GPU runs on tensor cores
+	// (FP16, BF16, TF32, INT8, FP8, FP4), from its compute capability and,
+	// for Turing GTX 16-series parts that have none, its name.
+	TensorCores []string
+	// Class is data_centre, workstation, consumer or jetson.
+	Class string
+	// DLACores is the number of deep-learning accelerators beside the GPU
+	// (Jetson AGX Xavier, Xavier NX, AGX Orin, Orin NX); 0 when none.
+	DLACores int
+	Notes    []string
 }
 
-// perSM are dense per-SM-per-clock rates of one architecture.
-type perSM struct{ fp32, tf32, fp16, int8 float64 }
+// Device classes.
+const (
+	ClassDataCentre  = "data_centre"
+	ClassWorkstation = "workstation"
+	ClassConsumer    = "consumer"
+	ClassJetson      = "jetson"
+)
+
+// HasTensorCores reports whether f lists precision p ("FP16", "INT8", ...)
+// among its tensor-core precisions.
+func (f *Facts) HasTensorCores(p string) bool {
+	for _, x := range f.TensorCores {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// TensorCorePrecisions lists the precisions an architecture runs on
+// tensor cores (NVIDIA architecture whitepapers): Volta FP16; Turing and
+// Xavier FP16 and INT8; Ampere and Orin TF32, FP16, BF16 and INT8; Ada and
+// Hopper add FP8; Blackwell adds FP4. GPUs before Volta have none, and so
+// do Turing GTX 16-series parts (noTC).
+func TensorCorePrecisions(ccMajor, ccMinor int, noTC bool) []string {
+	switch {
+	case noTC || ccMajor < 7:
+		return nil
+	case ccMajor == 7 && ccMinor == 0:
+		return []string{"FP16"}
+	case ccMajor == 7:
+		return []string{"FP16", "INT8"}
+	case ccMajor == 8 && ccMinor < 9:
+		return []string{"TF32", "FP16", "BF16", "INT8"}
+	case ccMajor == 8 || ccMajor == 9:
+		return []string{"TF32", "FP16", "BF16", "INT8", "FP8"}
+	}
+	return []string{"TF32", "FP16", "BF16", "INT8", "FP8", "FP4"}
+}
+
+// perSM are dense per-SM-per-clock rates of one architecture (BF16 runs at
+// the FP16 rate on every architecture that has it, Ampere and later).
+type perSM struct{ fp32, tf32, fp16, int8, fp8 float64 }
 
 // rates by compute capability (see the package comment for sources).
 var rates = map[[2]int]perSM{
@@ -72,9 +126,13 @@ var rates = map[[2]int]perSM{
 	{8, 0}: {fp32: 128, tf32: 1024, fp16: 2048, int8: 4096},
 	{8, 6}: {fp32: 256, tf32: 512, fp16: 1024, int8: 2048},
 	{8, 7}: {fp32: 256, tf32: 1024, fp16: 2048, int8: 4096}, // Orin
-	{8, 9}: {fp32: 256, tf32: 512, fp16: 1024, int8: 2048},
-	{9, 0}: {fp32: 256, tf32: 2048, fp16: 4096, int8: 8192},
+	{8, 9}: {fp32: 256, tf32: 512, fp16: 1024, int8: 2048, fp8: 2048},
+	{9, 0}: {fp32: 256, tf32: 2048, fp16: 4096, int8: 8192, fp8: 8192},
 }
+
+// noTCRates are the rates of Turing GTX 16-series GPUs: no tensor cores,
+// FP16 at twice the FP32 rate on dedicated units, INT8 by DP4A.
+var noTCRates = perSM{fp32: 128, fp16: 256, int8: 512}
 
 // product is one row of the table of common GPUs.
 type product struct {
@@ -85,61 +143,77 @@ type product struct {
 	boostGHz    float64
 	bandwidth   float64 // GB/s
 	geforceTF32 bool    // TF32 at half the professional rate
+	noTC        bool    // no tensor cores although the architecture has them (GTX 16-series)
+	dla         int     // DLA cores beside the GPU (Jetson)
 }
 
 // products: most specific first (the first whose words all occur wins).
 var products = []product{
-	{[]string{"h200"}, 9, 0, 132, 1.98, 4800, false},
-	{[]string{"h100", "pcie"}, 9, 0, 114, 1.755, 2000, false},
-	{[]string{"h100", "nvl"}, 9, 0, 132, 1.785, 3900, false},
-	{[]string{"h100"}, 9, 0, 132, 1.83, 3350, false},
-	{[]string{"gh200"}, 9, 0, 132, 1.98, 4000, false},
-	{[]string{"a100", "80gb", "pcie"}, 8, 0, 108, 1.41, 1935, false},
-	{[]string{"a100", "pcie"}, 8, 0, 108, 1.41, 1555, false},
-	{[]string{"a100", "80gb"}, 8, 0, 108, 1.41, 2039, false},
-	{[]string{"a100"}, 8, 0, 108, 1.41, 1555, false},
-	{[]string{"a30"}, 8, 0, 56, 1.44, 933, false},
-	{[]string{"a10g"}, 8, 6, 80, 1.71, 600, false},
-	{[]string{"a10"}, 8, 6, 72, 1.695, 600, false},
-	{[]string{"a40"}, 8, 6, 84, 1.74, 696, false},
-	{[]string{"a2"}, 8, 6, 10, 1.77, 200, false},
-	{[]string{"rtx a6000"}, 8, 6, 84, 1.8, 768, false},
-	{[]string{"rtx a5000"}, 8, 6, 64, 1.695, 768, false},
-	{[]string{"rtx a4000"}, 8, 6, 48, 1.56, 448, false},
-	{[]string{"l40s"}, 8, 9, 142, 2.52, 864, false},
-	{[]string{"l40"}, 8, 9, 142, 2.49, 864, false},
-	{[]string{"l4"}, 8, 9, 58, 2.04, 300, false},
-	{[]string{"rtx 6000 ada"}, 8, 9, 142, 2.505, 960, false},
-	{[]string{"t4"}, 7, 5, 40, 1.59, 320, false},
-	{[]string{"v100", "pcie"}, 7, 0, 80, 1.38, 900, false},
-	{[]string{"v100"}, 7, 0, 80, 1.53, 900, false},
-	{[]string{"titan rtx"}, 7, 5, 72, 1.77, 672, false},
-	{[]string{"rtx 4090"}, 8, 9, 128, 2.52, 1008, true},
-	{[]string{"rtx 4080"}, 8, 9, 76, 2.505, 717, true},
-	{[]string{"rtx 4070 ti"}, 8, 9, 60, 2.61, 504, true},
-	{[]string{"rtx 4070"}, 8, 9, 46, 2.475, 504, true},
-	{[]string{"rtx 4060 ti"}, 8, 9, 34, 2.535, 288, true},
-	{[]string{"rtx 4060"}, 8, 9, 24, 2.46, 272, true},
-	{[]string{"rtx 3090 ti"}, 8, 6, 84, 1.86, 1008, true},
-	{[]string{"rtx 3090"}, 8, 6, 82, 1.695, 936, true},
-	{[]string{"rtx 3080 ti"}, 8, 6, 80, 1.665, 912, true},
-	{[]string{"rtx 3080", "laptop"}, 8, 6, 48, 1.245, 448, true},
-	{[]string{"rtx 3080"}, 8, 6, 68, 1.71, 760, true},
-	{[]string{"rtx 3070", "laptop"}, 8, 6, 40, 1.29, 448, true},
-	{[]string{"rtx 3070"}, 8, 6, 46, 1.725, 448, true},
-	{[]string{"rtx 3060", "laptop"}, 8, 6, 30, 1.425, 336, true},
-	{[]string{"rtx 3060 ti"}, 8, 6, 38, 1.665, 448, true},
-	{[]string{"rtx 3060"}, 8, 6, 28, 1.777, 360, true},
-	{[]string{"rtx 2080 ti"}, 7, 5, 68, 1.545, 616, false},
-	{[]string{"rtx 2080"}, 7, 5, 46, 1.71, 448, false},
-	{[]string{"rtx 2070"}, 7, 5, 36, 1.62, 448, false},
-	{[]string{"rtx 2060"}, 7, 5, 30, 1.68, 336, false},
-	{[]string{"agx orin"}, 8, 7, 16, 1.3, 204.8, false},
-	{[]string{"orin nx"}, 8, 7, 8, 0.918, 102.4, false},
-	{[]string{"orin nano"}, 8, 7, 8, 0.625, 68, false},
-	{[]string{"orin"}, 8, 7, 16, 1.3, 204.8, false},
-	{[]string{"xavier nx"}, 7, 2, 6, 1.1, 59.7, false},
-	{[]string{"xavier"}, 7, 2, 8, 1.377, 136.5, false},
+	{[]string{"h200"}, 9, 0, 132, 1.98, 4800, false, false, 0},
+	{[]string{"h100", "pcie"}, 9, 0, 114, 1.755, 2000, false, false, 0},
+	{[]string{"h100", "nvl"}, 9, 0, 132, 1.785, 3900, false, false, 0},
+	{[]string{"h100"}, 9, 0, 132, 1.83, 3350, false, false, 0},
+	{[]string{"gh200"}, 9, 0, 132, 1.98, 4000, false, false, 0},
+	{[]string{"a100", "80gb", "pcie"}, 8, 0, 108, 1.41, 1935, false, false, 0},
+	{[]string{"a100", "pcie"}, 8, 0, 108, 1.41, 1555, false, false, 0},
+	{[]string{"a100", "80gb"}, 8, 0, 108, 1.41, 2039, false, false, 0},
+	{[]string{"a100"}, 8, 0, 108, 1.41, 1555, false, false, 0},
+	{[]string{"a30"}, 8, 0, 56, 1.44, 933, false, false, 0},
+	{[]string{"a10g"}, 8, 6, 80, 1.71, 600, false, false, 0},
+	{[]string{"a10"}, 8, 6, 72, 1.695, 600, false, false, 0},
+	{[]string{"a40"}, 8, 6, 84, 1.74, 696, false, false, 0},
+	{[]string{"a2"}, 8, 6, 10, 1.77, 200, false, false, 0},
+	{[]string{"rtx a6000"}, 8, 6, 84, 1.8, 768, false, false, 0},
+	{[]string{"rtx a5000"}, 8, 6, 64, 1.695, 768, false, false, 0},
+	{[]string{"rtx a4000"}, 8, 6, 48, 1.56, 448, false, false, 0},
+	{[]string{"l40s"}, 8, 9, 142, 2.52, 864, false, false, 0},
+	{[]string{"l40"}, 8, 9, 142, 2.49, 864, false, false, 0},
+	{[]string{"l4"}, 8, 9, 58, 2.04, 300, false, false, 0},
+	{[]string{"rtx 6000 ada"}, 8, 9, 142, 2.505, 960, false, false, 0},
+	{[]string{"t4"}, 7, 5, 40, 1.59, 320, false, false, 0},
+	{[]string{"v100", "pcie"}, 7, 0, 80, 1.38, 900, false, false, 0},
+	{[]string{"v100"}, 7, 0, 80, 1.53, 900, false, false, 0},
+	{[]string{"titan rtx"}, 7, 5, 72, 1.77, 672, false, false, 0},
+	{[]string{"rtx 4090"}, 8, 9, 128, 2.52, 1008, true, false, 0},
+	{[]string{"rtx 4080"}, 8, 9, 76, 2.505, 717, true, false, 0},
+	{[]string{"rtx 4070 ti"}, 8, 9, 60, 2.61, 504, true, false, 0},
+	{[]string{"rtx 4070"}, 8, 9, 46, 2.475, 504, true, false, 0},
+	{[]string{"rtx 4060 ti"}, 8, 9, 34, 2.535, 288, true, false, 0},
+	{[]string{"rtx 4060"}, 8, 9, 24, 2.46, 272, true, false, 0},
+	{[]string{"rtx 3090 ti"}, 8, 6, 84, 1.86, 1008, true, false, 0},
+	{[]string{"rtx 3090"}, 8, 6, 82, 1.695, 936, true, false, 0},
+	{[]string{"rtx 3080 ti"}, 8, 6, 80, 1.665, 912, true, false, 0},
+	{[]string{"rtx 3080", "laptop"}, 8, 6, 48, 1.245, 448, true, false, 0},
+	{[]string{"rtx 3080"}, 8, 6, 68, 1.71, 760, true, false, 0},
+	{[]string{"rtx 3070", "laptop"}, 8, 6, 40, 1.29, 448, true, false, 0},
+	{[]string{"rtx 3070"}, 8, 6, 46, 1.725, 448, true, false, 0},
+	{[]string{"rtx 3060", "laptop"}, 8, 6, 30, 1.425, 336, true, false, 0},
+	{[]string{"rtx 3060 ti"}, 8, 6, 38, 1.665, 448, true, false, 0},
+	{[]string{"rtx 3060"}, 8, 6, 28, 1.777, 360, true, false, 0},
+	{[]string{"rtx 2080 ti"}, 7, 5, 68, 1.545, 616, false, false, 0},
+	{[]string{"rtx 2080"}, 7, 5, 46, 1.71, 448, false, false, 0},
+	{[]string{"rtx 2070"}, 7, 5, 36, 1.62, 448, false, false, 0},
+	{[]string{"rtx 2060"}, 7, 5, 30, 1.68, 336, false, false, 0},
+	{[]string{"gtx 1660 ti"}, 7, 5, 24, 1.77, 288, false, true, 0},
+	{[]string{"gtx 1660"}, 7, 5, 22, 1.785, 192, false, true, 0},
+	{[]string{"gtx 1650"}, 7, 5, 14, 1.665, 128, false, true, 0},
+	{[]string{"titan v"}, 7, 0, 80, 1.455, 653, false, false, 0},
+	{[]string{"titan xp"}, 6, 1, 30, 1.582, 547.7, false, false, 0},
+	{[]string{"gtx 1080 ti"}, 6, 1, 28, 1.582, 484, false, false, 0},
+	{[]string{"gtx 1080"}, 6, 1, 20, 1.733, 320, false, false, 0},
+	{[]string{"gtx 1070"}, 6, 1, 15, 1.683, 256, false, false, 0},
+	{[]string{"gtx 1060"}, 6, 1, 10, 1.708, 192, false, false, 0},
+	{[]string{"p100"}, 6, 0, 56, 1.48, 732, false, false, 0},
+	{[]string{"p40"}, 6, 1, 30, 1.531, 347, false, false, 0},
+	{[]string{"p4"}, 6, 1, 20, 1.114, 192, false, false, 0},
+	{[]string{"agx orin"}, 8, 7, 16, 1.3, 204.8, false, false, 2},
+	{[]string{"orin nx"}, 8, 7, 8, 0.918, 102.4, false, false, 1},
+	{[]string{"orin nano"}, 8, 7, 8, 0.625, 68, false, false, 0},
+	{[]string{"orin"}, 8, 7, 16, 1.3, 204.8, false, false, 2},
+	{[]string{"xavier nx"}, 7, 2, 6, 1.1, 59.7, false, false, 2},
+	{[]string{"xavier"}, 7, 2, 8, 1.377, 136.5, false, false, 2},
+	{[]string{"tx2"}, 6, 2, 2, 1.3, 59.7, false, false, 0},
+	{[]string{"jetson", "nano"}, 5, 3, 1, 0.921, 25.6, false, false, 0},
 }
 
 // lookup finds the table row for a device name (nil when none fits). A
@@ -210,7 +284,18 @@ func Derive(d Device) (Facts, bool) {
 		sms, clock, basis = p.sms, p.boostGHz, "table"
 		f.SMs, f.ClockGHz = sms, clock
 	}
+	noTC := p != nil && p.noTC
+	if f.CCMajor >= 0 {
+		f.TensorCores = TensorCorePrecisions(f.CCMajor, f.CCMinor, noTC)
+	}
+	f.Class = classOf(d.Name, f.CCMajor, f.CCMinor)
+	if p != nil {
+		f.DLACores = p.dla
+	}
 	r, known := rates[[2]int{f.CCMajor, f.CCMinor}]
+	if noTC {
+		r = noTCRates
+	}
 	if !known || sms == 0 || clock == 0 {
 		if f.CCMajor >= 0 && !known {
 			f.Notes = append(f.Notes, fmt.Sprintf("no per-SM rates for compute capability %d.%d: peak throughput unknown", f.CCMajor, f.CCMinor))
@@ -229,10 +314,62 @@ func Derive(d Device) (Facts, bool) {
 	if geforce && (f.CCMajor == 8 && f.CCMinor != 0 && f.CCMinor != 7) {
 		tf32 /= 2
 	}
-	f.Peaks = Peaks{FP32: peak(r.fp32), TF32: peak(tf32), FP16: peak(r.fp16), INT8: peak(r.int8)}
+	bf16 := 0.0
+	if f.CCMajor >= 8 {
+		bf16 = r.fp16
+	}
+	f.Peaks = Peaks{FP32: peak(r.fp32), TF32: peak(tf32), FP16: peak(r.fp16), BF16: peak(bf16), INT8: peak(r.int8), FP8: peak(r.fp8)}
 	f.PeakBasis = basis
 	f.Notes = append(f.Notes, fmt.Sprintf("dense peaks = %d SMs × %.4g GHz × per-SM rate of compute capability %d.%d", sms, clock, f.CCMajor, f.CCMinor))
 	return f, true
+}
+
+// classOf is a device's class from its name and compute capability:
+// Jetson modules (compute capability 5.3, 6.2, 7.2, 8.7 or a Jetson name),
+// consumer GeForce/TITAN cards, workstation RTX/Quadro cards, else data
+// centre.
+func classOf(name string, ccMaj, ccMin int) string {
+	low := strings.ToLower(name)
+	switch {
+	case ccMaj == 5 && ccMin == 3, ccMaj == 6 && ccMin == 2, ccMaj == 7 && ccMin == 2, ccMaj == 8 && ccMin == 7,
+		strings.Contains(low, "jetson"), strings.Contains(low, "orin"), strings.Contains(low, "xavier"):
+		return ClassJetson
+	case strings.Contains(low, "geforce"), strings.Contains(low, "gtx"), strings.Contains(low, "titan"),
+		containsWord(low, "rtx") && !strings.Contains(low, "rtx a") && !strings.Contains(low, "ada"):
+		return ClassConsumer
+	case strings.Contains(low, "quadro"), strings.Contains(low, "rtx a"), strings.Contains(low, "rtx 6000"):
+		return ClassWorkstation
+	}
+	return ClassDataCentre
+}
+
+// DefaultFor is the stated default device when a backend names no GPU but
+// its kernels are built for compute capability ccMajor.ccMinor (a lower
+// bound: sm80 kernels also run on 8.6, 8.7 and 8.9 GPUs): of the table's
+// products of that architecture generation (same major version, minor at
+// least ccMinor), the one whose memory bandwidth is the median (the middle
+// of what users run, not the largest part). ok is false when the table has
+// no such product.
+func DefaultFor(ccMajor, ccMinor int) (Facts, bool) {
+	var rows []*product
+	for i := range products {
+		p := &products[i]
+		if p.ccMaj == ccMajor && p.ccMin >= ccMinor && !p.noTC {
+			rows = append(rows, p)
+		}
+	}
+	if len(rows) == 0 {
+		return Facts{}, false
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].bandwidth < rows[j].bandwidth })
+	p := rows[(len(rows)-1)/2]
+	return Derive(Device{Name: productName(p), CCMajor: p.ccMaj, CCMinor: p.ccMin})
+}
+
+// productName spells a table row as a device name ("rtx 3070" →
+// "NVIDIA RTX 3070").
+func productName(p *product) string {
+	return "NVIDIA " + strings.ToUpper(strings.Join(p.match, " "))
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -111,5 +112,52 @@ func TestAttainable(t *testing.T) {
 		if math.Abs(got-tc.want) > 1e-9 || cb != tc.computeBound {
 			t.Errorf("%s: Attainable(%v, %v, %v) = %v, %v; want %v, %v", tc.name, tc.peak, tc.bw, tc.intensity, got, cb, tc.want, tc.computeBound)
 		}
+	}
+}
+
+// Tensor-core precisions, device class and DLA cores from the table
+// (architecture whitepapers; Jetson module data sheets for the DLA count).
+func TestCapabilities(t *testing.T) {
+	tests := []struct {
+		dev       Device
+		tc        []string
+		class     string
+		dla       int
+		fp16, fp8 bool // a peak is known
+	}{
+		{Device{Name: "NVIDIA GeForce GTX 1080", CCMajor: -1}, nil, ClassConsumer, 0, false, false},
+		{Device{Name: "NVIDIA GeForce GTX 1660 SUPER", CCMajor: 7, CCMinor: 5}, nil, ClassConsumer, 0, true, false},
+		{Device{Name: "Tesla T4", CCMajor: -1}, []string{"FP16", "INT8"}, ClassDataCentre, 0, true, false},
+		{Device{Name: "Tesla V100-SXM2-16GB", CCMajor: 7, CCMinor: 0}, []string{"FP16"}, ClassDataCentre, 0, true, false},
+		{Device{Name: "NVIDIA L4", CCMajor: -1}, []string{"TF32", "FP16", "BF16", "INT8", "FP8"}, ClassDataCentre, 0, true, true},
+		{Device{Name: "NVIDIA GeForce RTX 3060 Laptop GPU", CCMajor: 8, CCMinor: 6}, []string{"TF32", "FP16", "BF16", "INT8"}, ClassConsumer, 0, true, false},
+		{Device{Name: "Orin NX 16GB", CCMajor: -1}, []string{"TF32", "FP16", "BF16", "INT8"}, ClassJetson, 1, true, false},
+		{Device{Name: "Jetson Orin Nano", CCMajor: 8, CCMinor: 7}, []string{"TF32", "FP16", "BF16", "INT8"}, ClassJetson, 0, true, false},
+		{Device{Name: "Jetson AGX Xavier", CCMajor: -1}, []string{"FP16", "INT8"}, ClassJetson, 2, true, false},
+		{Device{Name: "NVIDIA RTX A5000", CCMajor: -1}, []string{"TF32", "FP16", "BF16", "INT8"}, ClassWorkstation, 0, true, false},
+	}
+	for _, tt := range tests {
+		f, ok := Derive(tt.dev)
+		if !ok {
+			t.Fatalf("%s: no facts", tt.dev.Name)
+		}
+		if !slices.Equal(f.TensorCores, tt.tc) || f.Class != tt.class || f.DLACores != tt.dla {
+			t.Errorf("%s: tensor cores %v class %s dla %d, want %v %s %d", tt.dev.Name, f.TensorCores, f.Class, f.DLACores, tt.tc, tt.class, tt.dla)
+		}
+		if (f.Peaks.FP16 != nil) != tt.fp16 || (f.Peaks.FP8 != nil) != tt.fp8 {
+			t.Errorf("%s: fp16 peak %v fp8 peak %v, want known %v %v", tt.dev.Name, f.Peaks.FP16, f.Peaks.FP8, tt.fp16, tt.fp8)
+		}
+	}
+}
+
+func TestDefaultFor(t *testing.T) {
+	for _, cc := range [][2]int{{7, 0}, {7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {6, 1}} {
+		f, ok := DefaultFor(cc[0], cc[1])
+		if !ok || f.CCMajor != cc[0] || f.CCMinor < cc[1] || f.MemoryBandwidthGBs == nil || f.Peaks.FP32 == nil {
+			t.Errorf("DefaultFor(%d.%d) = %+v, %v", cc[0], cc[1], f, ok)
+		}
+	}
+	if _, ok := DefaultFor(3, 0); ok {
+		t.Error("DefaultFor(3.0) found a product")
 	}
 }

@@ -231,6 +231,14 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	// The roofline's time_ms sums the layers with work (convolutions,
 	// GEMMs), not a whole inference: a label's number, never a total.
 	slim.Roofline = nil
+	// The prediction's per-layer times are a per-layer part and its
+	// error_pct is the model's, not the engine's; its total stays a label's
+	// number.
+	if p := b.Prediction; p != nil {
+		pp := *p
+		pp.LayerMs, pp.LayerBound, pp.ErrorPct = nil, nil, 0
+		slim.Prediction = &pp
+	}
 	slim.Issues = make([]contract.Finding, len(b.Issues))
 	for i, f := range b.Issues {
 		f.Layers = nil
