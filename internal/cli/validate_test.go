@@ -7,11 +7,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/golden"
 )
 
-// golden is the contract package's small document: two backends, fp16
+// smallGolden is the contract package's small document: two backends, fp16
 // passed and int8 failed (a cycle).
-const golden = "../contract/testdata/small.golden.json"
+const smallGolden = "../contract/testdata/small.golden.json"
 
 func runValidateCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -21,7 +23,7 @@ func runValidateCLI(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestValidateCommand(t *testing.T) {
-	doc, err := os.ReadFile(golden)
+	doc, err := golden.ReadJSON(smallGolden) // pretty-printed: read back compact
 	if err != nil {
 		t.Fatal(err)
 	}
