@@ -11,7 +11,6 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
-	"github.com/trtperf/trtperf/internal/hugepage"
 )
 
 // contractLayers converts the model's layers to the contract's normalised
@@ -26,7 +25,6 @@ import (
 // fixes, with the first such parameter in example.
 func contractLayers(ls []engine.Layer) (out []contract.Layer, fixes int, example string) {
 	out = make([]contract.Layer, len(ls))
-	hugepage.Advise(out)
 	var pf paramFixer
 	// One backing array for all tensors keeps 10^5-layer engines to a
 	// handful of allocations.
@@ -35,7 +33,6 @@ func contractLayers(ls []engine.Layer) (out []contract.Layer, fixes int, example
 		n += len(ls[i].Inputs) + len(ls[i].Outputs) + len(ls[i].Constants)
 	}
 	tensors := make([]contract.Tensor, 0, n)
-	hugepage.Advise(tensors)
 	var i int
 	take := func(ts []engine.Tensor) []contract.Tensor {
 		start := len(tensors)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
-	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -41,7 +40,6 @@ func deriveFacts(ls []engine.Layer) []layerfacts.Facts {
 // pointing at its matched layer.
 func buildRecords(recs []engine.ProfileRecord, layerOf []int, ls []engine.Layer, facts []layerfacts.Facts) []contract.Record {
 	out := make([]contract.Record, len(recs))
-	hugepage.Advise(out)
 	medians := make([]float64, len(recs))
 	work := make([]layerfacts.Work, len(recs))
 	for i := range recs {

@@ -128,7 +128,7 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				defer out.Abort() // no-op once committed
 				w = out
 			}
-			primeHeap(sc)
+			prepareForScopes(sc)
 			d, err := analyzeScope(sc, sf.options())
 			if err == nil {
 				bw := bufio.NewWriterSize(w, 1<<20)

@@ -8,10 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -19,9 +15,9 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/fsutil"
-	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/mdcheck"
 	"github.com/trtperf/trtperf/internal/report"
+	"github.com/trtperf/trtperf/internal/speed"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
@@ -130,7 +126,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		}
 		return &ExitError{Code: ExitCannotRun, Err: err}
 	}
-	primeHeap(sc)
+	prepareForScopes(sc)
 	fmt.Fprintf(c.ErrOrStderr(), "package: analysing %s (as 'trtperf analyze' does); to package an analysis you already have, use --analyze-data F\n", dir)
 	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: f.baseline})
 	if err != nil {
@@ -140,7 +136,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	if !f.fullPaths {
 		report.ShareablePaths(d)
 	}
-	defer reportGC()()
+	defer speed.ReportPhase()()
 	// The encoding goes straight into the report's analyze-data.json and
 	// is read back from there (the page cache), not held in the heap.
 	encode := func(w io.Writer) (*contract.Index, error) {
@@ -157,34 +153,17 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	})
 }
 
-// reportGCPercent is the GOGC of the report phase (encode, validate, write
-// the report), unless GOGC is set in the environment. That phase adds the
-// encoded analysis and short-lived buffers on top of the analysis, which
-// stays live to the end: collecting when the heap has grown by half
-// rather than doubled keeps the peak lower for an extra collection or two
-// of a heap that is mostly pointer-free bytes.
-var reportGCPercent = 50
-
-// reportGC sets the report phase's GC percentage and returns the undo.
-func reportGC() func() {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	old := debug.SetGCPercent(reportGCPercent)
-	return func() { debug.SetGCPercent(old) }
-}
-
 // encodeIndexed encodes d in memory with the index of its layers and
 // records, which the report reuses for its detail files (package --suite;
 // a single report is encoded into its folder, see runPackage). hint is the
-// expected size of the encoding (0 when unknown): see blockWriter.
+// expected size of the encoding (0 when unknown): see speed.NewBuffer.
 func encodeIndexed(d *contract.AnalyzeData, hint int64) ([]byte, *contract.Index, error) {
-	w := newBlockWriter(hint)
+	w := speed.NewBuffer(hint)
 	idx, err := contract.EncodeIndexed(w, d)
 	if err != nil {
 		return nil, nil, err
 	}
-	return w.bytes(), idx, nil
+	return w.Bytes(), idx, nil
 }
 
 // encodedSizeHint guesses how big the analysis of sc encodes: about the
@@ -209,113 +188,14 @@ func inputBytes(sc *discover.Scope) int64 {
 	return n
 }
 
-// heapPerInputByte bounds the peak heap of 'package' per byte of dumps:
-// 1.27 GB for the 229 MB of a 200k-layer LLM engine while it held the dump
-// and the encoding in the heap, about 0.7 GB since it maps both. Priming
-// more than is used costs nothing (the space is never touched), so the
-// bound stays generous.
-const heapPerInputByte = 6
-
-// primeHeap readies the heap the analyses of scopes will grow to for huge
-// pages (see hugepage.PrimeHeap): the first touch of fresh memory, one
-// page fault per 4 KiB, cost 2–3 s of the 200k-layer run on a virtual
-// machine, more than any stage of the analysis.
-func primeHeap(scopes ...*discover.Scope) {
+// prepareForScopes readies the process for analysing scopes: their dump
+// bytes size the heap the run grows to.
+func prepareForScopes(scopes ...*discover.Scope) {
 	var n int64
 	for _, sc := range scopes {
 		n += inputBytes(sc)
 	}
-	primedBytes.Add(hugepage.PrimeHeap(heapPerInputByte * n))
-}
-
-// heapPerJSONByte is about the peak heap of reading and validating an
-// analyze-data.json per byte of it (800 MB for the 275 MB of a 200k-layer
-// engine).
-const heapPerJSONByte = 3
-
-// primeHeapForFile is primeHeap for commands that read an analyze-data.json
-// (validate, summary, compare, package --analyze-data): 197k first-touch
-// faults were half of validate's time on the 200k-layer file. A path that
-// is not a regular file primes nothing (reading it reports the problem).
-func primeHeapForFile(path string) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		primedBytes.Add(hugepage.PrimeHeap(heapPerJSONByte * st.Size()))
-	}
-}
-
-// primedBytes counts what primeHeap allocated (never touched), which
-// BenchmarkPackage leaves out of the bytes allocated.
-var primedBytes atomic.Int64
-
-// blockWriter collects written bytes in one buffer reserved at the
-// expected size and, when that is exceeded, in fixed-size blocks after it,
-// joined once at the end: a bytes.Buffer grown to hundreds of MB copies and
-// clears its contents several times over on the way, and joining blocks
-// holds the output twice (the 200k-layer package peaked 270 MB higher).
-type blockWriter struct {
-	first  []byte // reserved buffer, filled first
-	blocks [][]byte
-	n      int
-}
-
-const blockSize = 4 << 20
-
-// maxHint bounds the reservation (a wrong hint must not ask for terabytes).
-const maxHint = 8 << 30
-
-func newBlockWriter(hint int64) *blockWriter {
-	w := &blockWriter{}
-	if hint > 0 {
-		w.first = make([]byte, 0, min(hint, maxHint))
-		hugepage.Advise(w.first)
-	}
-	return w
-}
-
-func (w *blockWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	if len(w.blocks) == 0 {
-		k := copy(w.first[len(w.first):cap(w.first)], p)
-		w.first = w.first[:len(w.first)+k]
-		p = p[k:]
-	}
-	for len(p) > 0 {
-		if len(w.blocks) == 0 || len(w.blocks[len(w.blocks)-1]) == blockSize {
-			w.blocks = append(w.blocks, make([]byte, 0, blockSize))
-		}
-		b := &w.blocks[len(w.blocks)-1]
-		k := copy((*b)[len(*b):blockSize], p)
-		*b = (*b)[:len(*b)+k]
-		p = p[k:]
-	}
-	w.n += n
-	return n, nil
-}
-
-func (w *blockWriter) bytes() []byte {
-	if len(w.blocks) == 0 {
-		out := w.first
-		w.first = nil
-		return out
-	}
-	// Filling fresh memory is bound by page faults, so the blocks (all
-	// full but the last) are copied by one goroutine per core.
-	out := make([]byte, w.n)
-	base := copy(out, w.first)
-	w.first = nil
-	workers := max(1, runtime.GOMAXPROCS(0))
-	per := (len(w.blocks) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(w.blocks); lo += per {
-		wg.Go(func() {
-			for i := lo; i < min(lo+per, len(w.blocks)); i++ {
-				copy(out[base+i*blockSize:], w.blocks[i])
-			}
-		})
-	}
-	wg.Wait()
-	w.blocks = nil
-	return out
+	speed.PrepareForDumps(n)
 }
 
 func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte) error {

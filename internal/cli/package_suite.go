@@ -64,7 +64,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 	}
 	// Every component's analysis stays in memory until the suite is
 	// published, so the heap grows to about all of them together.
-	primeHeap(scopes...)
+	prepareForScopes(scopes...)
 	comps := make([]report.SuiteComponent, 0, len(dirs))
 	model := f.modelName
 	for i, dir := range dirs {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
-	"github.com/trtperf/trtperf/internal/hugepage"
 	"github.com/trtperf/trtperf/internal/report"
+	"github.com/trtperf/trtperf/internal/speed"
 )
 
 // suiteParent builds a model-suite folder in a temp dir whose component
@@ -169,7 +169,7 @@ func htmlEscape(s string) string {
 // components at once, as package does for one folder (where the system
 // has transparent huge pages; the probe primes 4 MiB).
 func TestPackageSuitePrimesHeap(t *testing.T) {
-	if hugepage.PrimeHeap(hugepage.MinBytes) == 0 {
+	if !speed.HugePages() {
 		t.Skip("no transparent huge pages here: priming is a no-op")
 	}
 	parent := t.TempDir()
@@ -178,11 +178,11 @@ func TestPackageSuitePrimesHeap(t *testing.T) {
 			t.Fatalf("gen: exit %d: %s", code, errs)
 		}
 	}
-	primed := primedBytes.Load()
+	primed := speed.Primed()
 	if code, _, errs := run(t, "package", "--suite", parent, "--output-parent", t.TempDir(), "--timestamp", "20240131_120000"); code != 0 {
 		t.Fatalf("package --suite: exit %d: %s", code, errs)
 	}
-	if primedBytes.Load() == primed {
+	if speed.Primed() == primed {
 		t.Error("package --suite did not prime the heap for its components")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/speed"
 )
 
 // maxListed caps the problems printed per check; the rest are counted.
@@ -55,7 +56,7 @@ func runValidate(w io.Writer, path string, requirePassed, quiet bool, analyzeMD 
 	if err != nil {
 		return err
 	}
-	primeHeapForFile(path)
+	speed.PrepareForJSON(path)
 	data, err := fsutil.ReadRegular(path)
 	if err != nil {
 		return cannotRun("read %s: %v; check the path", path, unwrapPath(err))
@@ -134,7 +135,7 @@ func printRequirePassed(w io.Writer, d *contract.AnalyzeData) bool {
 // fails validate is refused with exit 1 and its first problem, a file that
 // cannot be read with exit 2.
 func readValid(path string) (*contract.AnalyzeData, error) {
-	primeHeapForFile(path)
+	speed.PrepareForJSON(path)
 	d, err := contract.ReadValid(path)
 	var ie *contract.InvalidError
 	switch {

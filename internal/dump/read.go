@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/trtperf/trtperf/internal/fsutil"
-	"github.com/trtperf/trtperf/internal/hugepage"
 )
 
 // MaxFileBytes is the largest input file read (a 200k-layer dump is about
@@ -138,7 +137,6 @@ func openInput(path string, json, mayMap bool) (data []byte, release func() erro
 	// The size from Stat sizes the buffer; a file that grows meanwhile is
 	// still read to its end, within the limit.
 	data = make([]byte, n, st.Size()+1)
-	hugepage.Advise(data)
 	copy(data, head)
 	for {
 		if int64(len(data)) > MaxFileBytes {

@@ -1,4 +1,4 @@
-package cli
+package speed
 
 import (
 	"bytes"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestBlockWriter writes pieces of every size class across block
+// TestBuffer writes pieces of every size class across block
 // boundaries, with no, too small and big enough reservations, and checks
 // the joined bytes.
-func TestBlockWriter(t *testing.T) {
+func TestBuffer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct{ total, hint int }{
 		{0, 0}, {1, 0}, {blockSize - 1, 0}, {blockSize, 0}, {2*blockSize + 12345, 0},
@@ -20,7 +20,7 @@ func TestBlockWriter(t *testing.T) {
 		for i := range want {
 			want[i] = byte(rng.Uint32())
 		}
-		w := newBlockWriter(int64(c.hint))
+		w := NewBuffer(int64(c.hint))
 		for rest := want; len(rest) > 0; {
 			n := min(len(rest), []int{1, 7, 4096, blockSize + 3}[rng.IntN(4)])
 			if k, err := w.Write(rest[:n]); k != n || err != nil {
@@ -28,7 +28,7 @@ func TestBlockWriter(t *testing.T) {
 			}
 			rest = rest[n:]
 		}
-		if got := w.bytes(); !bytes.Equal(got, want) {
+		if got := w.Bytes(); !bytes.Equal(got, want) {
 			t.Errorf("total %d, hint %d: joined bytes differ", total, c.hint)
 		}
 	}

@@ -1,4 +1,4 @@
-package hugepage
+package speed
 
 import (
 	"os"
@@ -22,7 +22,7 @@ var size = sync.OnceValue(func() uintptr {
 	return uintptr(n)
 })
 
-func advise(p unsafe.Pointer, n uintptr) {
+func adviseBytes(p unsafe.Pointer, n uintptr) {
 	h := size()
 	if h == 0 {
 		return

@@ -1,4 +1,4 @@
-package hugepage
+package speed
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// TestAdviseMarksMemory reads /proc/self/smaps: after Advise the mapping
+// TestAdviseMarksMemory reads /proc/self/smaps: after advise the mapping
 // holding the middle of a 16 MB buffer carries the "hg" (MADV_HUGEPAGE)
 // flag, and a small buffer is left alone.
 func TestAdviseMarksMemory(t *testing.T) {
@@ -17,7 +17,7 @@ func TestAdviseMarksMemory(t *testing.T) {
 		t.Skip("this kernel has no transparent huge pages")
 	}
 	big := make([]byte, 16<<20)
-	Advise(big)
+	advise(big)
 	mid := uintptr(unsafe.Pointer(&big[len(big)/2]))
 	if !flagged(t, mid) {
 		t.Errorf("the middle of an advised 16 MB buffer is not marked for huge pages")
@@ -26,7 +26,7 @@ func TestAdviseMarksMemory(t *testing.T) {
 	if big[0]+big[len(big)-1] != 3 {
 		t.Fatal("memory changed")
 	}
-	Advise(big[: 0 : MinBytes-1]) // below MinBytes: no effect, no failure
+	advise(big[: 0 : minBytes-1]) // below minBytes: no effect, no failure
 }
 
 // flagged reports whether the mapping containing addr has the hg flag.
@@ -53,15 +53,15 @@ func flagged(t *testing.T, addr uintptr) bool {
 	return false
 }
 
-// TestPrimeHeap: a buffer allocated after PrimeHeap lies in memory marked
+// TestPrimeHeap: a buffer allocated after primeHeap lies in memory marked
 // for huge pages although nobody advised it.
 func TestPrimeHeap(t *testing.T) {
 	if size() == 0 {
 		t.Skip("this kernel has no transparent huge pages")
 	}
-	PrimeHeap(128 << 20)
+	primeHeap(128 << 20)
 	b := make([]byte, 8<<20)
 	if !flagged(t, uintptr(unsafe.Pointer(&b[len(b)/2]))) {
-		t.Errorf("an 8 MB buffer allocated after PrimeHeap is not in memory marked for huge pages")
+		t.Errorf("an 8 MB buffer allocated after primeHeap is not in memory marked for huge pages")
 	}
 }

@@ -1,10 +1,10 @@
 //go:build !linux
 
-package hugepage
+package speed
 
 import "unsafe"
 
-func advise(p unsafe.Pointer, n uintptr) {}
+func adviseBytes(p unsafe.Pointer, n uintptr) {}
 
 func available() bool { return false }
 
