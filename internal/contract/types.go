@@ -714,10 +714,10 @@ type ComparisonPair struct {
 	MeasureNote string  `json:"measure_note"` // why this measure when one side had a better one; "" otherwise
 	AMs         float64 `json:"a_ms"`
 	BMs         float64 `json:"b_ms"`
-	DeltaMs     float64 `json:"delta_ms"`  // b_ms − a_ms
-	DeltaPct    float64 `json:"delta_pct"` // delta_ms ÷ a_ms × 100
+	DeltaMs     float64 `json:"delta_ms"`     // b_ms − a_ms
+	DeltaPct    float64 `json:"delta_pct"`    // delta_ms ÷ a_ms × 100
 	BTimeRatio  float64 `json:"b_time_ratio"` // b_ms ÷ a_ms: B takes this many times A's time (1.59: 1.59× slower)
-	AScale      float64 `json:"a_scale"`   // a_ms ÷ A's sum of layer averages
+	AScale      float64 `json:"a_scale"`      // a_ms ÷ A's sum of layer averages
 	BScale      float64 `json:"b_scale"`
 	Noise       Noise   `json:"noise"`
 	Verdict     string  `json:"verdict"`
