@@ -625,6 +625,33 @@ func hostileCases() []hostile {
 			os.WriteFile(filepath.Join(d, "SKILL.md"), []byte("# another skill"), 0o644)
 			return []string{"skill", "install", d, "--force", "--no-cross"}
 		}},
+		hostile{name: "skill/--force over an edited skill keeps a backup", code: 0, msg: "backup_dir:", setup: func(e *env) []string {
+			d := filepath.Join(e.out, "skill")
+			if code, _, errs := run(e.t, "skill", "install", d, "--no-cross"); code != 0 {
+				e.t.Fatal(errs)
+			}
+			os.WriteFile(filepath.Join(d, "SKILL.md"), []byte("my edits"), 0o644)
+			return []string{"skill", "install", d, "--force", "--no-cross"}
+		}, check: func(e *env, stdout, stderr string) {
+			if !strings.Contains(stderr, "SKILL.md") {
+				e.t.Errorf("the edit is not named: %q", stderr)
+			}
+			m, _ := filepath.Glob(filepath.Join(e.out, "skill.backup-*", "SKILL.md"))
+			if len(m) != 1 {
+				e.t.Fatalf("no backup of the edited skill: %v", m)
+			}
+			if b, _ := os.ReadFile(m[0]); string(b) != "my edits" {
+				e.t.Errorf("the backup lost the edit: %q", b)
+			}
+		}},
+		hostile{name: "skill/edited skill without --force names the edit", code: 2, msg: "SKILL.md changed", setup: func(e *env) []string {
+			d := filepath.Join(e.out, "skill")
+			if code, _, errs := run(e.t, "skill", "install", d, "--no-cross"); code != 0 {
+				e.t.Fatal(errs)
+			}
+			os.WriteFile(filepath.Join(d, "SKILL.md"), []byte("my edits"), 0o644)
+			return []string{"skill", "install", d, "--no-cross"}
+		}},
 		hostile{name: "skill/into a file", code: 2, msg: "is a file", setup: func(e *env) []string {
 			return []string{"skill", "install", e.prev, "--no-cross"}
 		}},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -96,6 +97,17 @@ Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-anal
 				} else {
 					fmt.Fprintf(w, "  %-14s not written: %v\n", p.Platform, withAdvice(p.Err, skillSkipAdvice...))
 				}
+			}
+			if res.Backup != "" {
+				fmt.Fprintf(w, "backup_dir: %s\n", res.Backup)
+				var what []string
+				if len(res.Edited) > 0 {
+					what = append(what, "edited since trtperf installed them: "+strings.Join(res.Edited, ", "))
+				}
+				if len(res.Added) > 0 {
+					what = append(what, "added while the new skill was written: "+strings.Join(res.Added, ", "))
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "skill: the replaced skill held files %s; it is kept in %s (copy your changes into the new skill, then delete it)\n", strings.Join(what, "; "), res.Backup)
 			}
 			return nil
 		},

@@ -4,6 +4,8 @@
 package skill
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/trtperf/trtperf/internal/fsutil"
 	skillfiles "github.com/trtperf/trtperf/skill"
@@ -83,6 +86,11 @@ type PlatformResult struct {
 type Result struct {
 	Dir       string
 	Platforms []PlatformResult
+	// Backup is where the replaced skill was kept ("" when it was removed):
+	// it held files edited since trtperf installed them (Edited), or files
+	// added while the new skill was being written (Added).
+	Backup        string
+	Edited, Added []string
 }
 
 // Errors callers map to messages, exit codes and advice in their own
@@ -168,11 +176,18 @@ func Install(dir string, o Options) (res *Result, err error) {
 	if err := os.Chmod(staging, 0o755); err != nil {
 		return nil, fmt.Errorf("set permissions of %s: %w", staging, err)
 	}
-	if err := publish(staging, abs, replace); err != nil {
+	if beforePublish != nil {
+		beforePublish()
+	}
+	if err := publish(staging, abs, replace, res); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
+
+// beforePublish, when set (tests), runs between writing the new skill and
+// replacing the old one: the window a user's edit can fall into.
+var beforePublish func()
 
 // checkTarget accepts a new or empty dir, and with force an existing skill
 // folder (which it then replaces). It never replaces other folders: --force
@@ -196,10 +211,16 @@ func checkTarget(dir string, force bool) (replace bool, err error) {
 		return false, nil
 	}
 	if !force {
-		return false, fmt.Errorf("%s: %w; choose a new or empty folder, or allow replacing a skill trtperf installed there before", dir, ErrNotEmpty)
+		edits := ""
+		if edited, _, err := inspectInstalled(dir); err == nil && len(edited) > 0 {
+			edits = fmt.Sprintf(" (it is a skill trtperf installed, and %s changed since: replacing it keeps the old folder as a backup)", strings.Join(edited, ", "))
+		}
+		return false, fmt.Errorf("%s: %w%s; choose a new or empty folder, or allow replacing a skill trtperf installed there before", dir, ErrNotEmpty, edits)
 	}
-	if err := checkInstalled(dir); err != nil {
+	if _, added, err := inspectInstalled(dir); err != nil {
 		return false, err
+	} else if len(added) > 0 {
+		return false, fmt.Errorf("%s: %w: it holds %s, which trtperf did not install; replacing a skill never deletes other files, so move it out or choose another folder", dir, ErrNotInstalled, added[0])
 	}
 	return true, nil
 }
@@ -216,13 +237,45 @@ const markerHeader = "trtperf skill install: the files below were written by trt
 // skill trtperf installed.
 var ErrNotInstalled = errors.New("not a skill folder installed by trtperf")
 
+// writeMarker lists every entry of dir, a file with the SHA-256 of its
+// content ("path\tHEX"), so a later install can tell an edited file.
 func writeMarker(dir string) error {
 	paths, err := listTree(dir)
 	if err != nil {
 		return err
 	}
-	body := markerHeader + strings.Join(append(paths, MarkerFile), "\n") + "\n"
+	lines := make([]string, 0, len(paths)+1)
+	for _, p := range paths {
+		if sum, ok, err := fileSum(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			return err
+		} else if ok {
+			p += "\t" + sum
+		}
+		lines = append(lines, p)
+	}
+	body := markerHeader + strings.Join(append(lines, MarkerFile), "\n") + "\n"
 	return os.WriteFile(filepath.Join(dir, MarkerFile), []byte(body), 0o644)
+}
+
+// fileSum is the SHA-256 of a regular file; ok is false for a folder.
+func fileSum(p string) (sum string, ok bool, err error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return "", false, fmt.Errorf("read %s: %w", p, err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", false, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false, fmt.Errorf("read %s: %w", p, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", false, fmt.Errorf("read %s: %w", p, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
 }
 
 // listTree lists every file and folder under dir, slash-separated and
@@ -249,27 +302,42 @@ func listTree(dir string) ([]string, error) {
 	return paths, nil
 }
 
-// checkInstalled accepts dir for --force only when its marker lists every
-// entry in it.
-func checkInstalled(dir string) error {
+// inspectInstalled compares dir with its marker: edited are the files
+// trtperf wrote whose content changed since (or whose checksum an older
+// trtperf did not record), added the entries trtperf did not write. The
+// error says dir is no skill trtperf installed (no valid marker).
+func inspectInstalled(dir string) (edited, added []string, err error) {
 	marker, err := os.ReadFile(filepath.Join(dir, MarkerFile))
 	if err != nil || !strings.HasPrefix(string(marker), markerHeader) {
-		return fmt.Errorf("%s: %w (it lacks a valid %s); only a skill that trtperf installed is replaced, so move its files elsewhere or choose another folder", dir, ErrNotInstalled, MarkerFile)
+		return nil, nil, fmt.Errorf("%s: %w (it lacks a valid %s); only a skill that trtperf installed is replaced, so move its files elsewhere or choose another folder", dir, ErrNotInstalled, MarkerFile)
 	}
-	known := map[string]bool{}
+	known := map[string]string{} // path -> checksum ("" unknown or a folder)
 	for _, l := range strings.Split(strings.TrimPrefix(string(marker), markerHeader), "\n") {
-		known[l] = true
+		p, sum, _ := strings.Cut(l, "\t")
+		known[p] = sum
 	}
 	paths, err := listTree(dir)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	for _, p := range paths {
-		if !known[p] {
-			return fmt.Errorf("%s: %w: it holds %s, which trtperf did not install; replacing a skill never deletes other files, so move it out or choose another folder", dir, ErrNotInstalled, p)
+		want, ok := known[p]
+		if !ok {
+			added = append(added, p)
+			continue
+		}
+		if p == MarkerFile {
+			continue
+		}
+		got, isFile, err := fileSum(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, nil, err
+		}
+		if isFile && got != want {
+			edited = append(edited, p)
 		}
 	}
-	return nil
+	return edited, added, nil
 }
 
 func readNames(dir string) ([]string, error) {
@@ -286,21 +354,30 @@ func readNames(dir string) ([]string, error) {
 }
 
 // publish renames staging to dir. An empty dir is removed first; a skill
-// being replaced is moved aside and only deleted once the new one is in
-// place (and moved back if that fails).
-func publish(staging, dir string, replace bool) error {
+// being replaced is moved aside to a visible backup name beside dir (one
+// atomic rename: from then on nothing can be added to it by its path),
+// checked again against its marker, and deleted only when it still holds
+// exactly what trtperf wrote; otherwise the backup stays (res.Backup) and
+// nothing is lost. If the new skill cannot be put in place the old one moves back.
+func publish(staging, dir string, replace bool, res *Result) error {
 	if replace {
-		old, err := os.MkdirTemp(filepath.Dir(dir), fsutil.TempPattern("", "skill-old"))
+		// The old skill moves to a visible name, so that even a crash
+		// from here on leaves it where the user can find it.
+		old, err := backupName(dir)
 		if err != nil {
 			return fmt.Errorf("cannot replace %s: %w", dir, err)
 		}
-		os.Remove(old) // only the unique name is wanted
 		if err := os.Rename(dir, old); err != nil {
 			return fmt.Errorf("cannot replace %s: %w", dir, err)
 		}
+		edited, added, ierr := inspectInstalled(old)
 		if err := os.Rename(staging, dir); err != nil {
 			os.Rename(old, dir)
 			return fmt.Errorf("publish the skill to %s: %w", dir, err)
+		}
+		if ierr != nil || len(edited) > 0 || len(added) > 0 {
+			res.Backup, res.Edited, res.Added = old, edited, added
+			return nil
 		}
 		if err := os.RemoveAll(old); err != nil {
 			return fmt.Errorf("the skill is in %s, but the previous one could not be removed from %s: %w", dir, old, err)
@@ -348,6 +425,22 @@ func writeFiles(dst string, src fs.FS) error {
 		}
 		return os.Chmod(target, mode) // WriteFile's mode is filtered by umask
 	})
+}
+
+// backupName is a new visible name beside dir for a replaced skill that
+// held edits: DIR.backup-YYYYMMDD-HHMMSS (with -N when taken).
+func backupName(dir string) (string, error) {
+	base := dir + ".backup-" + time.Now().Format("20060102-150405")
+	for i := 0; i < 100; i++ {
+		p := base
+		if i > 0 {
+			p = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no free backup name beside %s", dir)
 }
 
 func copyExecutable(src, dst string) error {

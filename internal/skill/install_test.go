@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -309,5 +310,56 @@ func TestFindSource(t *testing.T) {
 	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644)
 	if isSource(other) {
 		t.Error("another module counted as the trtperf source")
+	}
+}
+
+// TestInstallForceKeepsEdits: --force over an installed skill whose files
+// were edited, or that gained a file while the new skill was being
+// written, replaces it but keeps the old folder as a backup holding them;
+// a clean skill leaves no backup. Without --force the refusal names the
+// edited files.
+func TestInstallForceKeepsEdits(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "skill")
+	if _, err := Install(dir, Options{Cross: CrossOff}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Install(dir, Options{Cross: CrossOff, Force: true})
+	if err != nil || res.Backup != "" {
+		t.Fatalf("clean reinstall: backup %q, %v", res.Backup, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("clean reinstall left %v", entries)
+	}
+
+	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("my notes"), 0o644)
+	if _, err := Install(dir, Options{Cross: CrossOff}); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "SKILL.md changed") {
+		t.Errorf("without --force over an edited skill: %v", err)
+	}
+	res, err = Install(dir, Options{Cross: CrossOff, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Backup == "" || !slices.Equal(res.Edited, []string{"SKILL.md"}) {
+		t.Fatalf("edited skill: backup %q, edited %v", res.Backup, res.Edited)
+	}
+	if b, _ := os.ReadFile(filepath.Join(res.Backup, "SKILL.md")); string(b) != "my notes" {
+		t.Errorf("the backup lost the edit: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "SKILL.md")); string(b) == "my notes" {
+		t.Error("the new skill kept the edited file")
+	}
+
+	// A file added between the check and the replacement.
+	beforePublish = func() { os.WriteFile(filepath.Join(dir, "late.txt"), []byte("mine"), 0o644) }
+	defer func() { beforePublish = nil }()
+	res, err = Install(dir, Options{Cross: CrossOff, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Backup == "" || !slices.Equal(res.Added, []string{"late.txt"}) {
+		t.Fatalf("late file: backup %q, added %v", res.Backup, res.Added)
+	}
+	if b, err := os.ReadFile(filepath.Join(res.Backup, "late.txt")); err != nil || string(b) != "mine" {
+		t.Errorf("a file added during the install was lost: %v", err)
 	}
 }

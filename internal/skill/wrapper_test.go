@@ -187,6 +187,12 @@ func TestRunCmdStructure(t *testing.T) {
 			t.Errorf("lookup step %d (line %d) comes before step %d (line %d)", i+1, order[i]+1, i, order[i-1]+1)
 		}
 	}
+	// Through a symlink %~dp0 is the link's folder: the link is followed
+	// before the skill folder is used.
+	if follow, use := find(`^for /f "tokens=2 delims=\[\]" %%T in \('dir /al "%~f0" .*do set "RUN_LINK=%%T"$`), find(`^set "RUN_BIN=%RUN_SKILL%`); follow > use {
+		t.Errorf("run.cmd follows its symlink (line %d) after using the skill folder (line %d)", follow+1, use+1)
+	}
+	find(`^for %%I in \("%RUN_LINK%"\) do set "RUN_SKILL=%%~dpI\.\."$`)
 	find(`^if /i "%RUN_ARCH%"=="AMD64" set "RUN_ARCH=amd64"$`)
 	find(`^if /i "%RUN_ARCH%"=="ARM64" set "RUN_ARCH=arm64"$`)
 	find(`^if defined PROCESSOR_ARCHITEW6432 set "RUN_ARCH=%PROCESSOR_ARCHITEW6432%"$`)
@@ -325,5 +331,43 @@ func TestRunCmdUnderWine(t *testing.T) {
 	r = winRun([]string{"TRTPERF=" + win(filepath.Join(tools, "missing.exe"))}, runCmd+" /c exit 0")
 	if r.code != 127 || !strings.Contains(r.stderr, "TRTPERF=") {
 		t.Errorf("bad TRTPERF: %+v", r)
+	}
+}
+
+// TestRunShThroughSymlink: run.sh finds the skill's shipped binary when it
+// is invoked through a symlink elsewhere (an absolute link to a relative
+// link to the script, as in ~/bin/trtperf -> ...), by sh and directly.
+func TestRunShThroughSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("run.sh needs a POSIX sh")
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := filepath.Join(t.TempDir(), "skill")
+	if _, err := Install(dir, Options{Executable: fakeExe(t), ExecutablePlatform: Platform{runtime.GOOS, runtime.GOARCH}, Cross: CrossOff}); err != nil {
+		t.Fatal(err)
+	}
+	links := t.TempDir()
+	mid := filepath.Join(links, "mid")
+	os.MkdirAll(mid, 0o755)
+	rel, _ := filepath.Rel(mid, filepath.Join(dir, "scripts", "run.sh"))
+	if err := os.Symlink(rel, filepath.Join(mid, "run.sh")); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(links, "bin")
+	os.MkdirAll(bin, 0o755)
+	link := filepath.Join(bin, "trtperf-skill")
+	if err := os.Symlink(filepath.Join(mid, "run.sh"), link); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}
+	if r := runSh(t, link, env, "version"); r.code != 0 || r.stdout != "fake\n" {
+		t.Errorf("sh LINK: %+v, want the shipped binary", r)
+	}
+	cmd := exec.Command(link, "version")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "fake\n" {
+		t.Errorf("LINK run directly: %q %v, want the shipped binary", out, err)
 	}
 }

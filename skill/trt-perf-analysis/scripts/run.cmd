@@ -15,6 +15,17 @@ rem "exit /b %ERRORLEVEL%" line: inside a ( ... ) block %ERRORLEVEL% would be
 rem expanded before the command ran.
 setlocal
 set "RUN_SKILL=%~dp0.."
+rem Invoked through a symlink (mklink LINK run.cmd), %~dp0 is the link's
+rem folder: when no SKILL.md is there, follow the link ("dir /al" prints
+rem its target in brackets; a relative target is relative to the link).
+if exist "%RUN_SKILL%\SKILL.md" goto skill_found
+set "RUN_LINK="
+for /f "tokens=2 delims=[]" %%T in ('dir /al "%~f0" 2^>nul ^| findstr /c:"<SYMLINK"') do set "RUN_LINK=%%T"
+if not defined RUN_LINK goto skill_found
+pushd "%~dp0"
+for %%I in ("%RUN_LINK%") do set "RUN_SKILL=%%~dpI.."
+popd
+:skill_found
 
 rem 1. An explicit executable wins; a wrong one is an error, not a fallback.
 if not defined TRTPERF goto shipped

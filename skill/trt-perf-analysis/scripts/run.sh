@@ -17,7 +17,23 @@ die() {
 	exit 127
 }
 
-here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd -P) || die "cannot locate the skill folder from $0"
+# Follow symlinks from $0 to the script itself (a link such as
+# ~/bin/trtperf -> .../scripts/run.sh must still find the skill): readlink
+# without options exists on GNU, BSD, macOS and busybox; ls -l is the
+# fallback. Relative targets are relative to the link's folder.
+self=$0
+hops=0
+while [ -L "$self" ]; do
+	hops=$((hops + 1))
+	[ "$hops" -le 40 ] || die "too many symlinks from $0"
+	target=$(readlink -- "$self" 2>/dev/null) || target=$(ls -ld -- "$self" 2>/dev/null | sed 's/^.* -> //')
+	[ -n "$target" ] || die "cannot follow the symlink $self"
+	case $target in
+	/*) self=$target ;;
+	*) self=$(dirname -- "$self")/$target ;;
+	esac
+done
+here=$(CDPATH='' cd -- "$(dirname -- "$self")" && pwd -P) || die "cannot locate the skill folder from $0"
 skill=$(dirname -- "$here")
 
 # 1. An explicit executable wins; a wrong one is an error, not a fallback.
