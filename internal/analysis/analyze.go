@@ -64,6 +64,7 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 	}
 	d.Comparison = cmp
 	findings.EvaluateSiblings(siblings, cmp, compare.SameWorkPct)
+	compareLogMeasured(d.Results)
 	return d, ins, nil
 }
 

@@ -237,6 +237,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	}
 	wg.Wait()
 	out.Model, out.Memory, out.Engines = model, memory, engines
+	addLogOverview(&out, in, analysedRun)
 	v.Messages = msgs.items()
 	return out, mi
 }

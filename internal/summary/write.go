@@ -198,6 +198,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			fmt.Fprintf(w, "  Myelin layers: %d\n", inv.Myelin)
 		}
 		if !timed(v) {
+			// A backend without timing may still have context (what its
+			// log measured or says of the build).
+			writeOverview(w, v.Overview)
 			continue
 		}
 		if v.Guessed {
@@ -350,6 +353,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)), mdCell(countsText(inv.Tactics, 40)), inv.Myelin)
 		}
 		if !timed(v) {
+			// A backend without timing may still have context (what its
+			// log measured or says of the build).
+			writeOverview(w, v.Overview)
 			continue
 		}
 		if v.Guessed {
