@@ -1096,6 +1096,33 @@ func (e enc) finding(v *Finding) {
 	e.Str(v.NextCheck)
 	e.Key(false, "layers")
 	e.Ints(v.Layers)
+	if len(v.Parts) != 0 {
+		e.Key(false, "parts")
+		e.Buf = append(e.Buf, '[')
+		for i0 := range v.Parts {
+			if i0 > 0 {
+				e.Buf = append(e.Buf, ',')
+			}
+			e.findingPart(&v.Parts[i0])
+		}
+		e.Buf = append(e.Buf, ']')
+	}
+	if len(v.Places) != 0 {
+		e.Key(false, "places")
+		e.Strs(v.Places)
+	}
+	e.Buf = append(e.Buf, '}')
+}
+
+// findingPart writes a FindingPart object.
+func (e enc) findingPart(v *FindingPart) {
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "name")
+	e.Str(v.Name)
+	e.Key(false, "layers")
+	e.Ints(v.Layers)
+	e.Key(false, "time_ms")
+	e.Float("findingPart.time_ms", v.TimeMs)
 	e.Buf = append(e.Buf, '}')
 }
 

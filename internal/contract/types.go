@@ -652,6 +652,22 @@ type Finding struct {
 	Metrics     map[string]float64 `json:"metrics"`
 	NextCheck   string             `json:"next_check"`
 	Layers      []int              `json:"layers"` // the layers the finding owns, most expensive first
+	// Parts split the owned layers by the causes the evidence tells apart
+	// (standalone Q/DQ, float neighbours, ...): each owned layer is in
+	// exactly one part and the parts' time_ms sum to metrics.time_ms.
+	// Empty when the finding is one part; absent in older files.
+	Parts []FindingPart `json:"parts,omitempty"`
+	// Places are every place the action names to change (model ops or
+	// layers), in full; the action's text names the first few and says
+	// how many. Empty when the action names none; absent in older files.
+	Places []string `json:"places,omitempty"`
+}
+
+// FindingPart is one cause's share of a finding's owned layers.
+type FindingPart struct {
+	Name   string  `json:"name"`    // what the part is, as the evidence says it
+	Layers []int   `json:"layers"`  // owned layers in this part, most expensive first
+	TimeMs float64 `json:"time_ms"` // their profiled time (sum of avg_ms)
 }
 
 // MetricAccuracyTradeoff is the issues[].metrics key (value 1) of a finding

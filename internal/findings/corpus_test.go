@@ -266,5 +266,11 @@ func TestCorpusQDQAdviceNamesThePlaces(t *testing.T) {
 		if !slices.ContainsFunc(f.Evidence, func(e string) bool { return strings.Contains(e, "This estimate:") }) {
 			t.Errorf("%s: the measured sibling is not quoted beside the estimate: %v", c.label, f.Evidence)
 		}
+		if bound, ok := f.Metrics[findings.MetricSiblingBound]; !ok || f.RecoverableHighMs > bound {
+			t.Errorf("%s: the faster sibling does not bound the estimate (metrics %v, high %v)", c.label, f.Metrics, f.RecoverableHighMs)
+		}
+		if len(f.Places) == 0 {
+			t.Errorf("%s: no places listed in full", c.label)
+		}
 	}
 }

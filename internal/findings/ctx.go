@@ -395,3 +395,55 @@ func short(s string) string {
 	}
 	return string(r[:max/2-1]) + "…" + string(r[len(r)-max/2+1:])
 }
+
+// part is one cause inside a finding, as its evidence names it.
+type part struct {
+	name string
+	recs []*contract.Record
+}
+
+// partition splits a finding's owned layers among its parts, in order: a
+// layer several parts select goes to the first, a layer the finding does
+// not own to none. It returns each part's records (evidence and price then
+// count every layer once) and, when two or more parts hold layers, sets
+// f.Parts. Every owned layer must be in a part.
+func (c *ctx) partition(f *contract.Finding, parts ...part) [][]*contract.Record {
+	owned := make(map[int]bool, len(f.Layers))
+	for _, l := range f.Layers {
+		owned[l] = true
+	}
+	out := make([][]*contract.Record, len(parts))
+	var fp []contract.FindingPart
+	for i, p := range parts {
+		for _, r := range p.recs {
+			if r != nil && owned[r.Layer] {
+				delete(owned, r.Layer)
+				out[i] = append(out[i], r)
+			}
+		}
+		if len(out[i]) > 0 {
+			slices.SortStableFunc(out[i], byTime)
+			fp = append(fp, contract.FindingPart{Name: p.name, Layers: layerIndexes(out[i]), TimeMs: round(sumMs(out[i]), 6)})
+		}
+	}
+	if len(owned) > 0 {
+		panic(fmt.Sprintf("findings: %s owns %d layers in no part", f.ID, len(owned)))
+	}
+	if len(fp) > 1 {
+		f.Parts = fp
+	}
+	return out
+}
+
+// placesText names places in an action: all of them up to three, else
+// the first three and how many in all ("the 10 residual Add layers (Add_1,
+// Add_2, Add_3 and 7 more)"); the finding's Places list them in full.
+func placesText(what string, names []string) string {
+	switch {
+	case len(names) == 1:
+		return fmt.Sprintf("the %s (%s)", what, names[0])
+	case len(names) <= 3:
+		return fmt.Sprintf("the %d %s (%s)", len(names), what, strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("the %d %s (%s and %d more)", len(names), what, strings.Join(names[:3], ", "), len(names)-3)
+}

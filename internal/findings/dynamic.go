@@ -16,13 +16,23 @@ func evalDynamicShape(c *ctx) *contract.Finding {
 		return nil
 	}
 	f := c.newFinding("dynamic_shape_overhead", contract.ConfidenceMedium, recs)
-	parts := []string{}
+	// Each layer in the first kind its tags name; the rest is other shape
+	// work.
+	var cands []part
 	for _, k := range shapeKinds {
 		bit, shape := tagBit(k), k == "shape"
-		rs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
-			return t.k.is(fShape) && (t.k.has(bit) || (shape && t.k.is(fMisc)))
-		})
-		if len(rs) > 0 {
+		var rs []*contract.Record
+		for _, r := range recs {
+			if t := c.class(r); t.has(bit) || (shape && t.is(fMisc)) {
+				rs = append(rs, r)
+			}
+		}
+		cands = append(cands, part{k, rs})
+	}
+	cands = append(cands, part{"other", recs})
+	parts := []string{}
+	for i, rs := range c.partition(f, cands...) {
+		if k := cands[i].name; len(rs) > 0 {
 			f.Metrics[k+"_ms"] = round(sumMs(rs), 6)
 			parts = append(parts, fmt.Sprintf("%s ×%d (%.2f%%)", k, len(rs), c.pct(sumMs(rs))))
 		}

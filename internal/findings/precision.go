@@ -193,6 +193,11 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 	for _, r := range recs {
 		byPrec[r.Precision] = append(byPrec[r.Precision], r)
 	}
+	var ps []part
+	for _, p := range sortedKeys(byPrec) {
+		ps = append(ps, part{p, byPrec[p]})
+	}
+	c.partition(f, ps...)
 	f.Evidence = append(f.Evidence,
 		fmt.Sprintf("%d compute layers run wider than the %s; they take %.4f ms (%.2f%% of the profile).",
 			len(recs), c.targetEvidence(), sumMs(recs), c.pct(sumMs(recs))))

@@ -133,6 +133,11 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 	})
 	all := append(append(append(append(append([]*contract.Record{}, qdq...), reformats...), floats...), cudaConv...), floatConv...)
 	f := c.newFinding("qdq_placement", contract.ConfidenceHigh, all)
+	// A layer two selections name (a Q/DQ reformat is also next to
+	// another) is counted in the first only.
+	ps := c.partition(f, part{"standalone Q/DQ", qdq}, part{"reformats next to Q/DQ", reformats}, part{"float layers between INT8 layers", floats},
+		part{"INT8 convolutions on CUDA cores", cudaConv}, part{"INT8 convolutions writing float", floatConv})
+	qdq, reformats, floats, cudaConv, floatConv = ps[0], ps[1], ps[2], ps[3], ps[4]
 	sq, sr, sf, sc, so := sumMs(qdq), sumMs(reformats), sumMs(floats), sumMs(cudaConv), sumMs(floatConv)
 	bq, bf, bc, bo := priceFactors["qdq_standalone"], priceFactors["qdq_float_consumer"], priceFactors["qdq_cuda_core_conv"], priceFactors["qdq_float_output_conv"]
 	s := c.scale
@@ -160,7 +165,8 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%d INT8 convolutions write FP16/FP32 because what reads them is not quantized (an INT8 output would move fewer bytes): %.4f ms (%.2f%%): %s.", len(floatConv), so, c.pct(so), c.topNames(floatConv, 3)))
 	}
 	f.Evidence = append(f.Evidence, "These are one cause (where Q/DQ sit in the model), counted once.")
-	where := qdqPlaces(c, qdq, floats)
+	where, places := qdqPlaces(c, qdq, floats)
+	f.Places = places
 	f.Action = "Change Q/DQ placement in the model: quantize the inputs of " + where + " (in PyTorch, quantize residual Add and pooling inputs as well as convolution inputs) so every QuantizeLinear follows an op TensorRT can fuse it into, and rebuild."
 	f.NextCheck = "Re-export with Q/DQ on the inputs of " + where + ", rebuild, and check that the QuantizeLinear layers are gone from the layer list. Do not use precision flags (--layerPrecisions) to move layers in an explicitly quantized engine."
 	return f
@@ -171,7 +177,7 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 // standalone Q/DQ, and the convolutions with a fused residual Add that a
 // standalone Q/DQ feeds on their residual (second) input, named. A
 // convolution with a fused Add that only produces for a Q/DQ is not one.
-func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
+func qdqPlaces(c *ctx, qdq, floats []*contract.Record) (string, []string) {
 	var adds, pools []string
 	seen := map[int]bool{}  // layers looked at as float neighbours
 	named := map[int]bool{} // convolutions named for their fused residual Add
@@ -224,23 +230,17 @@ func qdqPlaces(c *ctx, qdq, floats []*contract.Record) string {
 			}
 		}
 	}
-	list := func(what string, names []string) string {
-		if len(names) > 2 {
-			return fmt.Sprintf("%s (%s and %d more)", what, strings.Join(names[:2], ", "), len(names)-2)
-		}
-		return fmt.Sprintf("%s (%s)", what, strings.Join(names, ", "))
-	}
 	parts := []string{}
 	if len(adds) > 0 {
-		parts = append(parts, list("the residual Add layers", adds))
+		parts = append(parts, placesText("residual Add layers", adds))
 	}
 	if len(pools) > 0 {
-		parts = append(parts, list("the pooling layers", pools))
+		parts = append(parts, placesText("pooling layers", pools))
 	}
 	if len(parts) == 0 {
-		return "the layers around the standalone QuantizeLinear layers"
+		return "the layers around the standalone QuantizeLinear layers", nil
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, " and "), append(adds, pools...)
 }
 
 // feedsResidualInput: an output of layer from is an input of layer to

@@ -3,7 +3,10 @@ package findings
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -228,6 +231,7 @@ func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding,
 				t.Errorf("%s: layer %d takes no time", f.ID, l)
 			}
 		}
+		checkHygiene(t, &f, byLayer)
 		if i > 0 && (issues[i-1].Score < f.Score || issues[i-1].Score == f.Score && issues[i-1].ID > f.ID) {
 			t.Errorf("findings not ranked: %s before %s", issues[i-1].ID, f.ID)
 		}
@@ -312,4 +316,93 @@ func TestLaunchBound(t *testing.T) {
 			t.Errorf("enqueue %v, GPU %v: fired %v, want %v", tc.enqueue, tc.gpu, f != nil, tc.fires)
 		}
 	}
+}
+
+// checkHygiene: a finding's parts partition the layers it owns (each in
+// exactly one part, the parts' times summing to the owned time); its
+// places are all named, the action naming them all or saying how many;
+// a faster sibling that bounds the estimate bounds it.
+func checkHygiene(t *testing.T, f *contract.Finding, byLayer map[int]float64) {
+	t.Helper()
+	if len(f.Parts) > 0 {
+		owned := map[int]bool{}
+		for _, l := range f.Layers {
+			owned[l] = true
+		}
+		in := map[int]string{}
+		sum := 0.0
+		for _, p := range f.Parts {
+			if p.Name == "" || len(p.Layers) == 0 {
+				t.Errorf("%s: empty part %+v", f.ID, p)
+			}
+			ms := 0.0
+			for _, l := range p.Layers {
+				if !owned[l] {
+					t.Errorf("%s: part %q holds layer %d the finding does not own", f.ID, p.Name, l)
+				}
+				if o, ok := in[l]; ok {
+					t.Errorf("%s: layer %d in parts %q and %q", f.ID, l, o, p.Name)
+				}
+				in[l] = p.Name
+				ms += byLayer[l]
+			}
+			if math.Abs(ms-p.TimeMs) > 1e-6 {
+				t.Errorf("%s: part %q time_ms %v, its layers sum to %v", f.ID, p.Name, p.TimeMs, ms)
+			}
+			sum += p.TimeMs
+		}
+		if len(in) != len(f.Layers) {
+			t.Errorf("%s: parts hold %d of its %d layers", f.ID, len(in), len(f.Layers))
+		}
+		if math.Abs(sum-f.Metrics["time_ms"]) > 1e-6*float64(len(f.Parts)) {
+			t.Errorf("%s: parts sum to %v ms, owned time %v", f.ID, sum, f.Metrics["time_ms"])
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range f.Places {
+		if p == "" || seen[p] {
+			t.Errorf("%s: place %q empty or named twice in %v", f.ID, p, f.Places)
+		}
+		seen[p] = true
+	}
+	// The action names some places and says how many more: together,
+	// every place.
+	named, more := 0, 0
+	for _, p := range f.Places {
+		if containsWord(f.Action, p) {
+			named++
+		}
+	}
+	for _, m := range andMore.FindAllStringSubmatch(f.Action, -1) {
+		n, _ := strconv.Atoi(m[1])
+		more += n
+	}
+	if len(f.Places) > 0 && named+more != len(f.Places) {
+		t.Errorf("%s: the action names %d places and %d more, the finding has %d (%v): %s", f.ID, named, more, len(f.Places), f.Places, f.Action)
+	}
+	if bound, ok := f.Metrics[MetricSiblingBound]; ok && (f.RecoverableMs > bound+1e-9 || f.RecoverableHighMs > bound+1e-9) {
+		t.Errorf("%s: recoverable %v (high %v) ms above the faster sibling's measured %v ms", f.ID, f.RecoverableMs, f.RecoverableHighMs, bound)
+	}
+}
+
+var andMore = regexp.MustCompile(`and (\d+) more`)
+
+// containsWord: s holds w not run on into a longer name (Add_1 is not in
+// Add_14).
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(w)
+		if end == len(s) || !isNameByte(s[end]) {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

@@ -193,12 +193,18 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 			slack += f.RecoverableHighMs - f.RecoverableMs
 		}
 		// A measured sibling shows how far a root cause's fix can go: the
-		// estimate is quoted beside it, and the range reaches it.
+		// estimate is quoted beside it, the range reaches it and none of
+		// it exceeds it (rules.go: the sibling bounds it from above).
 		if f := &b.Issues[i]; f.ID == "qdq_placement" {
 			f.Evidence = append(f.Evidence, fmt.Sprintf("%s This estimate: %.4f ms (%.1f%%).", say, f.RecoverableMs, f.RecoverableShare))
-			if delta > f.RecoverableHighMs {
-				f.RecoverableHighMs = round(min(d.ReferenceMs, delta), 6)
+			bound := round(min(d.ReferenceMs, delta), 6)
+			f.Metrics[MetricSiblingBound] = bound
+			if f.RecoverableMs > bound {
+				f.Evidence = append(f.Evidence, fmt.Sprintf("The estimate is capped at the sibling's measured difference, %.4f ms.", bound))
 			}
+			f.RecoverableLowMs, f.RecoverableMs = min(f.RecoverableLowMs, bound), min(f.RecoverableMs, bound)
+			f.RecoverableHighMs = bound
+			reshare(f, d.ReferenceMs)
 		}
 	}
 	rest := delta - explained
@@ -238,6 +244,11 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 	reshare(&f, d.ReferenceMs)
 	b.Issues = append(b.Issues, f)
 }
+
+// MetricSiblingBound is the issues[].metrics key of the measured
+// difference to a faster sibling build that bounds a finding's price from
+// above (recoverable_ms and recoverable_high_ms never exceed it).
+const MetricSiblingBound = "sibling_bound_ms"
 
 func reshare(f *contract.Finding, ref float64) {
 	f.RecoverableShare = round(min(100, f.RecoverableMs/ref*100), 3)

@@ -169,6 +169,8 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 		}
 	}
 	f := c.newFinding("fp32_engine", contract.ConfidenceHigh, all)
+	ps := c.partition(f, part{"convolution/GEMM on CUDA cores", mm}, part{"convolution/GEMM on TF32 tensor cores", tf32}, part{"other compute", other})
+	mm, tf32, other = ps[0], ps[1], ps[2]
 	bm, bt, bo := priceFactors["fp32_engine_matmul"], priceFactors["fp32_engine_tf32"], priceFactors["fp32_engine_other"]
 	m, t, o, s := sumMs(mm), sumMs(tf32), sumMs(other), c.scale
 	c.priceMs(f, s*(m*bm.low+t*bt.low+o*bo.low), s*(m*bm.est+t*bt.est+o*bo.est), s*(m*bm.high+t*bt.high+o*bo.high),

@@ -695,6 +695,20 @@ export interface Finding {
   next_check: string;
   /** The layers the finding owns, most expensive first. */
   layers: LayerIndex[];
+  /** The owned layers split by the causes the evidence tells apart: each owned layer in exactly one part, the parts' time_ms summing to metrics.time_ms. Absent when the finding is one part. */
+  parts?: FindingPart[];
+  /** Every place the action names to change (model ops or layers), in full; the action's text names the first few and how many. Absent when it names none. */
+  places?: string[];
+}
+
+/** One cause's share of a finding's owned layers. */
+export interface FindingPart {
+  /** What the part is, as the evidence says it. */
+  name: string;
+  /** Owned layers in this part, most expensive first. */
+  layers: LayerIndex[];
+  /** Their profiled time (sum of avg_ms). */
+  time_ms: number;
 }
 
 /** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum; null without timing. */
