@@ -679,6 +679,7 @@ func hostileCases() []hostile {
 			return []string{"serve", e.in}
 		}},
 	)
+	add(inputHostileCases()...)
 	return cs
 }
 

@@ -3,7 +3,8 @@ package dump
 import "unsafe"
 
 // arenaBlock is the size of the byte blocks strings and raw values are
-// copied into: one allocation per block instead of one per string.
+// copied into once the arena has grown (blocks start at 1 KB and double):
+// one allocation per block instead of one per string.
 const arenaBlock = 64 << 10
 
 // arena hands out immutable byte slices and strings carved from large
@@ -19,7 +20,13 @@ func (a *arena) bytes(b []byte) []byte {
 		return append([]byte(nil), b...)
 	}
 	if cap(a.buf)-len(a.buf) < len(b) {
-		a.buf = make([]byte, 0, arenaBlock)
+		// Blocks grow from 1 KB to arenaBlock: a small document (one of
+		// 16k concatenated profiles) must not hold a 64 KB block each.
+		n := min(arenaBlock, max(2*cap(a.buf), 1<<10))
+		for n < len(b) {
+			n *= 2
+		}
+		a.buf = make([]byte, 0, n)
 	}
 	start := len(a.buf)
 	a.buf = append(a.buf, b...)

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -53,5 +54,26 @@ func BenchmarkParseProfile(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkConcatenatedProfiles: 16k profile documents appended to one
+// file (a batch sweep's runs, 5 MB) are read, split and parsed the way
+// load.Backend does; the split is linear (issue 24: 39 s and 890 MB
+// before, target < 1 s).
+func BenchmarkConcatenatedProfiles(b *testing.B) {
+	const docs = 16384
+	doc := `[{"count":10},{"name":"conv1 + relu","timeMs":1.25,"averageMs":0.125,"medianMs":0.125,"percentage":33.3},{"name":"conv2 + relu","timeMs":1.25,"averageMs":0.125,"medianMs":0.125,"percentage":33.3},{"name":"fc","timeMs":1.25,"averageMs":0.125,"medianMs":0.125,"percentage":33.3}]` + "\n"
+	data := []byte(strings.Repeat(doc, docs))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := ParseProfile(data)
+		if first := FirstProfileOf(data, err); first == nil {
+			b.Fatalf("no first profile: %v", err)
+		}
+		if runs := ProfileRunsOf(data); len(runs) != docs {
+			b.Fatalf("%d runs, want %d", len(runs), docs)
+		}
 	}
 }

@@ -313,23 +313,40 @@ func concatenated(path string, err error) []byte {
 	return data
 }
 
-// ProfileRunsOf splits data into its concatenated profile documents.
+// ProfileRunsOf splits data into its concatenated profile documents, in
+// time linear in len(data): the document boundaries are found in one
+// pass, then each document is parsed alone. A document that does not
+// parse ends the list.
 func ProfileRunsOf(data []byte) []*engine.Profile {
 	var out []*engine.Profile
-	for len(data) > 0 {
-		p, err := ParseProfile(data)
-		if err == nil {
-			return append(out, p)
-		}
-		var fe *FormatError
-		if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 || fe.Offset > len(data) {
-			return out
-		}
-		if p, err = ParseProfile(data[:fe.Offset]); err != nil {
+	for _, sp := range documentSpans(data) {
+		p, err := ParseProfile(data[sp[0]:sp[1]])
+		if err != nil {
 			return out
 		}
 		out = append(out, p)
-		data = data[fe.Offset:]
 	}
 	return out
+}
+
+// documentSpans returns the [start, end) of each JSON document of data
+// (documents concatenated, white space between them), in one pass; it
+// stops at the first that does not scan.
+func documentSpans(data []byte) (spans [][2]int) {
+	s := scanner{data: data}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(scanError); !ok {
+				panic(r)
+			}
+		}
+	}()
+	s.skipBOM()
+	for !s.atEnd() {
+		start := s.pos
+		s.depth = 0
+		s.skip()
+		spans = append(spans, [2]int{start, s.pos})
+	}
+	return spans
 }

@@ -34,7 +34,7 @@ type scanner struct {
 }
 
 func newScanner(data []byte) scanner {
-	return scanner{data: data, intern: make(map[string]string, 256)}
+	return scanner{data: data, intern: make(map[string]string, min(256, len(data)/64))}
 }
 
 func (s *scanner) failAt(off int, code, what, fix string) {

@@ -17,7 +17,7 @@ const maxChunk = 4096
 // next returns a pointer to a new zero element.
 func (c *chunked[T]) next() *T {
 	if len(c.cur) == cap(c.cur) {
-		size := 64
+		size := 16
 		if c.cur != nil {
 			c.chunks = append(c.chunks, c.cur)
 			size = min(2*cap(c.cur), maxChunk)
