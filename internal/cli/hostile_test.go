@@ -665,6 +665,33 @@ func hostileCases() []hostile {
 		}})
 	}
 
+	// Two different models: no confident layer-by-layer story, only the
+	// end-to-end numbers; two builds of one model stay comparable.
+	genModel := func(e *env, shape, precision, out string) string {
+		if code, _, errs := run(e.t, "gen", "--shape", shape, "--layers", "60", "--seed", "1", "--precision", precision, "--out", out); code != 0 {
+			e.t.Fatal(errs)
+		}
+		return out
+	}
+	add(hostile{name: "compare/two different models", code: 0, msg: "not comparable layer by layer", setup: func(e *env) []string {
+		return []string{"compare", genModel(e, "cnn", "fp16", filepath.Join(e.out, "a")), genModel(e, "bert", "fp16", filepath.Join(e.out, "b")), "--format", "json"}
+	}, check: func(e *env, stdout, _ string) {
+		var c contract.Comparison
+		if err := json.Unmarshal([]byte(stdout), &c); err != nil || len(c.Pairs) != 1 {
+			e.t.Fatalf("compare json: %v", err)
+		}
+		if p := c.Pairs[0]; len(p.Rows) != 0 || len(p.Reasons) != 0 || len(p.ByType) != 0 {
+			e.t.Errorf("a layer-by-layer story for two different models: %d rows, reasons %q", len(p.Rows), p.Reasons)
+		}
+	}})
+	add(hostile{name: "compare/two builds of one model stay comparable", code: 0, msg: "", setup: func(e *env) []string {
+		return []string{"compare", genModel(e, "cnn", "fp16", filepath.Join(e.out, "a")), genModel(e, "cnn", "int8", filepath.Join(e.out, "b"))}
+	}, check: func(e *env, stdout, _ string) {
+		if strings.Contains(stdout, "not comparable") || !strings.Contains(stdout, "Aligned layers") {
+			e.t.Errorf("two builds of one model were called incomparable:\n%.400s", stdout)
+		}
+	}})
+
 	// serve refusals (the server itself is tested in serve_test.go and
 	// internal/report).
 	add(

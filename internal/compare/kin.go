@@ -13,6 +13,16 @@ import (
 // write the same tensors per layer whatever their precision or tactics.
 const sameWorkTolerance = 0.1
 
+// MinSameWorkPct is the share of compute layers (SameWorkPct) from which
+// two backends are builds of one model. Builds of one model align 57–100 %
+// in the corpus (Torch-TensorRT's extra clamp kernels and fused conv+pool
+// layers are the rest); different models with the same input shape align
+// at most 20 % (ResNet18 vs ResNet50 19.5 %, AlexNet vs VGG16 15 %, whose
+// layers share torchvision's names). Under it a comparison gives only the
+// end-to-end numbers, and the analysis calls no backend another's
+// sibling.
+const MinSameWorkPct = 50.0
+
 // SameWorkPct aligns the profiled layers of two backends, as a comparison
 // pair does, and returns the share of their compute layers (both sides)
 // that have a counterpart on the other side doing the same work (the same
@@ -24,7 +34,11 @@ const sameWorkTolerance = 0.1
 // (torchvision's features.N), do not. It is the evidence the analysis
 // needs before it calls two backends sibling builds.
 func SameWorkPct(a, b *contract.Backend) (pct float64, computeLayers int) {
-	al := align(newSide(a), newSide(b))
+	return align(newSide(a), newSide(b)).sameWork()
+}
+
+// sameWork is SameWorkPct of an alignment.
+func (al *aligner) sameWork() (pct float64, computeLayers int) {
 	na, nb, _ := al.computeAligned()
 	if na+nb == 0 {
 		return 0, 0

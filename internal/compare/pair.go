@@ -61,7 +61,32 @@ func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 	p.Verdict = verdict(p)
 	p.Reasons = view.reasons(a.Name, b.Name)
 	p.Summary = summarize(p)
+	if pct, n := al.sameWork(); n > 0 && pct < MinSameWorkPct {
+		unrelated(p, pct)
+	}
 	return p, nil
+}
+
+// LayerByLayer reports whether a pair compares its layers (false for two
+// unrelated models: no aligned group is listed, all are counted omitted).
+func LayerByLayer(p *contract.ComparisonPair) bool {
+	return len(p.Rows) > 0 || p.RowsOmitted == 0
+}
+
+// unrelated turns a pair whose layers mostly do different work (two
+// models, not two builds of one) into its end-to-end numbers: no aligned
+// rows, breakdowns, layer changes or reasons, which would compare layers
+// that are not counterparts, and a summary that says so.
+func unrelated(p *contract.ComparisonPair, sameWorkPct float64) {
+	p.RowsOmitted += len(p.Rows)
+	p.RowsOmittedDeltaMs = p.DeltaMs
+	p.Rows = []contract.AlignedRow{}
+	p.Reasons = []string{}
+	p.ByType, p.ByPrec, p.ByRegion = []contract.GroupDelta{}, []contract.GroupDelta{}, []contract.GroupDelta{}
+	p.Changes = contract.LayerChanges{}
+	p.OneSided = []contract.OneSidedKind{}
+	p.Summary = fmt.Sprintf("%s and %s are not comparable layer by layer: only %.1f %% of their compute layers have a counterpart doing the same work (builds of one model have at least %g %%), so they are probably different models. End to end only: %s takes %.4f ms and %s %.4f ms (%+.1f %% %s, noise ±%.1f %%).",
+		p.A, p.B, sameWorkPct, MinSameWorkPct, p.A, p.AMs, p.B, p.BMs, p.DeltaPct, measureWords(p.Measure), p.Noise.Pct)
 }
 
 func layerSum(rs []contract.Record) float64 {

@@ -172,3 +172,12 @@ func TestSiblingDeltaRest(t *testing.T) {
 		})
 	}
 }
+
+// TestSiblingThresholdIsCompares: the analysis calls two backends sibling
+// builds from the same share of same-work layers from which compare
+// compares them layer by layer (one rule for "one model").
+func TestSiblingThresholdIsCompares(t *testing.T) {
+	if limits.siblingMinAlignedPct != compare.MinSameWorkPct {
+		t.Errorf("findings calls backends siblings from %g %% same-work layers, compare from %g %%", limits.siblingMinAlignedPct, compare.MinSameWorkPct)
+	}
+}

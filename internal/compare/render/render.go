@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/summary"
 )
@@ -97,6 +98,9 @@ func writeTables(w io.Writer, p *contract.ComparisonPair, t table, top int) erro
 	}
 	fmt.Fprintf(w, "Alignment: %d matched, %d split, %d merged, %d regrouped, %d only in A, %d only in B; by name %d, by source op %d, by structure %d; %.1f %% of compute layers aligned.\n",
 		al.Matched, al.Split, al.Merged, al.Regrouped, al.OnlyA, al.OnlyB, al.ByName, al.BySourceOp, al.ByStructure, al.ComputeAlignedPct)
+	if !compare.LayerByLayer(p) {
+		return nil // two models: the summary and the totals are all there is
+	}
 	c := p.Changes
 	fmt.Fprintf(w, "Matched layers that changed: tactic %d, tensor cores %d, precision %d, output format %d.\n\n", c.Tactic, c.TensorCore, c.Precision, c.Format)
 	for _, g := range []struct {
