@@ -200,7 +200,15 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	if timesNote != "" {
 		msgs.info(CodeSeveralRuns, timesNote)
 	}
+	if b.FromLog && b.LayerPath == "" && b.ProfilePath == "" {
+		// A log without per-layer data still measured the engine: its
+		// timing holds what trtexec measured and no records.
+		out.Timing = &contract.Timing{Notes: []string{"no per-layer data: only what trtexec measured, from " + filepath.Base(b.LogPaths[0])}}
+	}
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
+	if out.Timing != nil && out.Timing.Measured == nil && len(out.Records) == 0 && v.AnalysisMode == contract.ModeUnusable {
+		out.Timing = nil
+	}
 	out.Runs = sweepRows(in, analysedRun)
 	// The model section, the engine memory and partitions, and the
 	// findings only read the backend, and the findings need nothing of the

@@ -8,6 +8,7 @@ import (
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/inputs"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // logSourceMessages says which lines of a log stand for a backend's
@@ -87,8 +88,8 @@ func logWithoutLayersText(b discover.Backend, in inputs.Backend) string {
 	if len(has) > 0 {
 		held = strings.Join(dedupe(has), ", ")
 	}
-	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; rerun trtexec with --dumpProfile --separateProfileRun (the per-layer table) and --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json --exportProfile=profile_%s.json, and keep the whole console output",
-		b.Label, name, held, b.Label, b.Label)
+	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; %s, and keep the whole console output",
+		b.Label, name, held, rerunAdvice(b.Label, releaseOf(runsOf(in, 0))))
 }
 
 // logHolds names what one log run holds, with its lines.
@@ -133,4 +134,26 @@ func dedupe(s []string) []string {
 		}
 	}
 	return out
+}
+
+// rerunAdvice is the trtexec flags that give per-layer data, those of them
+// the log's release has (an unknown release gets them all).
+func rerunAdvice(label string, rel release) string {
+	want := []string{"--dumpProfile", "--separateProfileRun", "--profilingVerbosity=detailed", "--exportLayerInfo=layers_" + label + ".json", "--exportProfile=profile_" + label + ".json"}
+	var flags, missing []string
+	for _, f := range want {
+		name, _, _ := strings.Cut(f, "=")
+		if !rel.v.IsZero() {
+			if ok, _ := trtexecflags.Supported(name, rel.v); !ok {
+				missing = append(missing, name)
+				continue
+			}
+		}
+		flags = append(flags, f)
+	}
+	text := "rerun trtexec with " + strings.Join(flags, " ")
+	if len(missing) > 0 {
+		text += fmt.Sprintf(" (TensorRT %s's trtexec has no %s; --verbose makes its build log list each layer with its tactic and formats)", rel.text, strings.Join(missing, ", "))
+	}
+	return text
 }

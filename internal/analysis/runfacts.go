@@ -206,6 +206,7 @@ func measured(runs []sourcedRun, in inputs.Backend, timesPath string, layerSumMs
 		m.Notes = append(m.Notes, "TensorRT 11's trtexec always profiles layers in a run separate from the timed one")
 	}
 	switch {
+	case layerSumMs <= 0: // no profiled layers to compare with
 	case m.GPUComputeMs.Median != nil && *m.GPUComputeMs.Median > 0:
 		o := layerSumMs / *m.GPUComputeMs.Median
 		m.ProfileOverhead, m.ProfileOverheadBasis = &o, "gpu_compute_median"

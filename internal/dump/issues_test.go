@@ -150,3 +150,26 @@ func TestIssueLogs(t *testing.T) {
 		})
 	}
 }
+
+// TestProfileRecordLines reads exported profile records pasted one per
+// line without the list brackets (pytorch/TensorRT#3715's pastes), with and
+// without trtexec's leading ", ".
+func TestProfileRecordLines(t *testing.T) {
+	for _, in := range []string{
+		`{ "name" : "a", "timeMs" : 1.10378, "averageMs" : 0.00951531, "medianMs" : 0.009216, "percentage" : 0.0934733 }` + "\n" +
+			`{ "name" : "b", "timeMs" : 0, "averageMs" : 0, "medianMs" : 0, "percentage" : 0 }` + "\n",
+		`, { "name" : "a", "timeMs" : 1.10378, "averageMs" : 0.00951531, "medianMs" : 0.009216, "percentage" : 0.0934733 }` + "\n" +
+			`, { "name" : "b", "timeMs" : 0, "averageMs" : 0, "medianMs" : 0, "percentage" : 0 }` + "\n",
+	} {
+		p, err := ParseProfile([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Kind != engine.ProfileTrtexec || len(p.Records) != 2 || p.Records[0].AverageMs != 0.00951531 || p.Records[1].Name != "b" {
+			t.Errorf("%+v", p)
+		}
+	}
+	if _, err := ParseProfile([]byte(`{"a": [1, 2]}` + "\n" + `{"b": [1]}`)); err == nil {
+		t.Error("two latency dictionaries read as records")
+	}
+}

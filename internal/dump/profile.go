@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -62,6 +63,11 @@ func ParseProfile(data []byte) (p *engine.Profile, err error) {
 	s.skipBOM()
 	if s.atEnd() {
 		return nil, errPlain(CodeEmpty, "the profile file is empty; re-run trtexec with --exportProfile=F (and --separateProfileRun)")
+	}
+	if list, ok := recordLines(data[s.pos:]); ok {
+		// Records pasted one per line without the list around them: read
+		// them as the list they were cut from.
+		s = newScanner(list)
 	}
 	switch s.peek() {
 	case '[':
@@ -349,4 +355,32 @@ func documentSpans(data []byte) (spans [][2]int) {
 		spans = append(spans, [2]int{start, s.pos})
 	}
 	return spans
+}
+
+// recordLines recognises exported profile records pasted one per line
+// without the list brackets, each line one object, optionally with the
+// ", " separator trtexec writes before it ({ "name" : "x", "timeMs" : 1,
+// "averageMs" : 0.1, ... }), and returns them as a JSON list.
+func recordLines(data []byte) ([]byte, bool) {
+	if len(data) > 64<<20 {
+		return nil, false // a real profile file, not a paste
+	}
+	var objs [][]byte
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		l := bytes.TrimSpace(line)
+		l = bytes.TrimSpace(bytes.TrimPrefix(l, []byte(",")))
+		l = bytes.TrimSpace(bytes.TrimSuffix(l, []byte(",")))
+		if len(l) == 0 {
+			continue
+		}
+		if l[0] != '{' || l[len(l)-1] != '}' {
+			return nil, false
+		}
+		objs = append(objs, l)
+	}
+	if len(objs) == 0 || !bytes.Contains(objs[0], []byte(`"name"`)) || !bytes.Contains(objs[0], []byte(`"averageMs"`)) && !bytes.Contains(objs[0], []byte(`"timeMs"`)) {
+		return nil, false
+	}
+	out := append([]byte("["), bytes.Join(objs, []byte(","))...)
+	return append(out, ']'), true
 }

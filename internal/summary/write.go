@@ -198,8 +198,11 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			fmt.Fprintf(w, "  Myelin layers: %d\n", inv.Myelin)
 		}
 		if !timed(v) {
-			// A backend without timing may still have context (what its
-			// log measured or says of the build).
+			// A backend without per-layer timing may still have what its
+			// log measured and says of the build.
+			if m := measuredText(v.Measured); m != "" {
+				fmt.Fprintf(w, "  measured %s\n", m)
+			}
 			writeOverview(w, v.Overview)
 			continue
 		}
@@ -353,8 +356,11 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)), mdCell(countsText(inv.Tactics, 40)), inv.Myelin)
 		}
 		if !timed(v) {
-			// A backend without timing may still have context (what its
-			// log measured or says of the build).
+			// A backend without per-layer timing may still have what its
+			// log measured and says of the build.
+			if m := measuredText(v.Measured); m != "" {
+				fmt.Fprintf(w, "  measured %s\n", m)
+			}
 			writeOverview(w, v.Overview)
 			continue
 		}
