@@ -54,7 +54,7 @@ are compared.`,
   trtperf compare dumps                          # every backend against the fastest
   trtperf compare before.json after.json --format markdown
   trtperf compare main/analyze-data.json#fp16 pr/analyze-data.json#fp16 --fail-above 3`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: argCount(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(render.Formats, format) {
 				return cannotRun("unknown --format %q; use one of %s", format, strings.Join(render.Formats, ", "))

@@ -25,8 +25,8 @@ evidence would show it wrong. Without an id it lists every rule and how
 findings are priced and ranked. --format markdown prints the section that
 SKILL.md carries.`,
 		Example: `  trtperf explain
-  trtperf explain qdq_unfused`,
-		Args: cobra.MaximumNArgs(1),
+  trtperf explain qdq_placement`,
+		Args: argCount(0, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			docs := ruleDocs()
 			w := c.OutOrStdout()

@@ -29,13 +29,11 @@ the same bytes.
 
 Shapes: llm (decoder blocks, Myelin kernels, -1 sequence dims), bert (encoder
 with fused MHA), cnn (ResNet-50-like CASK convolutions), unet (SD-1.5-like
-with attention regions).
-
-Examples:
-  trtperf gen --shape llm --layers 50000 --seed 1 --out /tmp/llm50k
+with attention regions).`,
+		Example: `  trtperf gen --shape llm --layers 50000 --seed 1 --out dumps/llm50k
   trtperf gen --shape bert --layers 173 --precision int8 --label int8 --out examples/bert-base
-  trtperf gen --shape cnn --layers 300 --era trt11 --opt-profiles 2 --out /tmp/multi`,
-		Args: cobra.NoArgs,
+  trtperf gen --shape cnn --layers 300 --era trt11 --opt-profiles 2 --out dumps/multi`,
+		Args: argCount(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return cannotRun("no output folder: pass --out DIR")

@@ -158,3 +158,64 @@ func printError(w io.Writer, err error) {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(w, "error: %s\n", msg)
 }
+
+// argCount accepts between min and max positional arguments (max < 0: no
+// limit). A wrong count is a usage error (exit 2) that says what the
+// command expects, by the argument names of its usage line, and shows that
+// line, instead of cobra's bare "accepts 1 arg(s)".
+func argCount(min, max int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) >= min && (max < 0 || len(args) <= max) {
+			return nil
+		}
+		var names []string // the argument words of the Use line
+		for _, w := range strings.Fields(c.Use)[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "[flags") && strings.ToUpper(w) == w {
+				names = append(names, w)
+			}
+		}
+		var want string
+		switch {
+		case max == 0:
+			want = "no arguments"
+		case min == max:
+			want = fmt.Sprintf("%s %s", countWord(min), plural(min, "argument"))
+		case max < 0:
+			want = fmt.Sprintf("at least %s %s", countWord(min), plural(min, "argument"))
+		case min == 0:
+			want = fmt.Sprintf("at most %s %s", countWord(max), plural(max, "argument"))
+		default:
+			want = fmt.Sprintf("%s to %s arguments", countWord(min), countWord(max))
+			if max == min+1 {
+				want = fmt.Sprintf("%s or %s arguments", countWord(min), countWord(max))
+			}
+		}
+		if len(names) > 0 && max != 0 {
+			want += " (" + strings.Join(names, " ") + ")"
+		}
+		got := "none"
+		if len(args) > 0 {
+			quoted := make([]string, len(args))
+			for i, a := range args {
+				quoted[i] = fmt.Sprintf("%q", a)
+			}
+			got = fmt.Sprintf("%d: %s", len(args), strings.Join(quoted, ", "))
+		}
+		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("'trtperf %s' takes %s, got %s; usage: %s (see 'trtperf %s --help')",
+			strings.TrimPrefix(c.CommandPath(), "trtperf "), want, got, c.UseLine(), strings.TrimPrefix(c.CommandPath(), "trtperf "))}
+	}
+}
+
+func countWord(n int) string {
+	if n >= 0 && n < 4 {
+		return []string{"no", "one", "two", "three"}[n]
+	}
+	return fmt.Sprint(n)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

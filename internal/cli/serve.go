@@ -61,7 +61,7 @@ Ctrl-C.
 A report also works without serve: open its index.html from disk.`,
 		Example: `  trtperf serve reports/report_resnet50_20240131_120000
   trtperf serve R --addr 127.0.0.1:8080`,
-		Args: cobra.ExactArgs(1),
+		Args: argCount(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			dir := args[0]
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {

@@ -22,7 +22,7 @@ func newSkillCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "skill",
 		Short: "Install the AI-agent skill (SKILL.md, wrappers, binaries)",
-		Args:  cobra.NoArgs,
+		Args:  argCount(0, 0),
 		RunE: func(c *cobra.Command, _ []string) error {
 			return cannotRun("give a subcommand: trtperf skill install DIR")
 		},
@@ -56,8 +56,8 @@ renamed into place, so a failure leaves nothing behind.
 
 Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-analysis).`,
 		Example: `  trtperf skill install ~/.claude/skills/trt-perf-analysis
-  trtperf skill install dist/trt-perf-analysis --cross --source . --force`,
-		Args: cobra.ExactArgs(1),
+  trtperf skill install dist/trt-perf-analysis --no-cross --force`,
+		Args: argCount(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if cross && noCross {
 				return cannotRun("give either --cross or --no-cross, not both")

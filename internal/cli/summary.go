@@ -29,7 +29,7 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 		Example: `  trtperf summary dumps/resnet18
   trtperf summary analyze-data.json --top 10 --by precision
   trtperf summary dumps/resnet18 --format markdown > summary.md`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argCount(0, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(summary.Formats, opt.Format) {
 				return cannotRun("unknown --format %q; use one of %s", opt.Format, strings.Join(summary.Formats, ", "))

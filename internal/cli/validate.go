@@ -39,7 +39,7 @@ Each check prints PASS or FAIL; a FAIL lists its problems as
 			Example: `  trtperf validate analyze-data.json
   trtperf validate analyze-data.json --require-passed
   trtperf validate analyze-data.json --analyze-md analyze.md`,
-			Args: cobra.ExactArgs(1),
+			Args: argCount(1, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runValidate(cmd.OutOrStdout(), args[0], requirePassed, quiet, analyzeMD)
 			},

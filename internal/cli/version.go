@@ -61,7 +61,7 @@ func init() {
 		return &cobra.Command{
 			Use:   "version",
 			Short: "Print trtperf's version",
-			Args:  cobra.NoArgs,
+			Args:  argCount(0, 0),
 			RunE: func(c *cobra.Command, _ []string) error {
 				fmt.Fprintf(c.OutOrStdout(), "trtperf %s %s/%s %s\n", ToolVersion(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 				return nil
