@@ -338,6 +338,22 @@ func hostileCases() []hostile {
 		return []string{"analyze", e.in, "--output", e.prev}
 	}})
 
+	// A sweep of thousands of runs in one file: summary lists a bounded
+	// number of them and counts the rest.
+	for _, format := range []string{"text", "json"} {
+		add(hostile{name: "output/summary of 3000 runs, " + format, code: 0, msg: "3000", setup: func(e *env) []string {
+			e.pair(okLayers, strings.Repeat(okProfile+"\n", 3000))
+			return []string{"summary", e.in, "--format", format}
+		}, check: func(e *env, stdout, _ string) {
+			if n := strings.Count(stdout, "\n"); format == "text" && (n > 150 || !strings.Contains(stdout, "2980 of 3000 runs not listed")) {
+				e.t.Errorf("summary printed %d lines for 3000 runs:\n%.600s", n, stdout)
+			}
+			if n := strings.Count(stdout, `"profile_records"`); format == "json" && (n == 0 || n > 20 || !strings.Contains(stdout, `"runs_omitted": 2980`) && !strings.Contains(stdout, `"runs_omitted":2980`)) {
+				e.t.Errorf("summary --format json lists %d runs", n)
+			}
+		}})
+	}
+
 	// Inputs that cannot be analysed: exit 2, nothing written.
 	add(
 		hostile{name: "scope/missing folder", code: 2, msg: "error:", setup: func(e *env) []string {

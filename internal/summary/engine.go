@@ -185,9 +185,62 @@ func shortFormat(f string) string {
 	return f
 }
 
-// writeRuns prints a sweep's runs, one row each, and where throughput
-// levels off.
-func writeRuns(w io.Writer, rs []contract.RunRow, dim func(string) string) {
+// maxRunRows caps the runs a summary lists: a sweep log can hold a
+// million; the first runs, the analysed one and the last ones tell the
+// story, and a line counts the rest.
+const maxRunRows, lastRunRows = 20, 5
+
+// shownRuns picks the runs to list: all up to maxRunRows, else the first
+// ones, the analysed run and the last lastRunRows, in run order; omitted
+// counts the others.
+func shownRuns(rs []contract.RunRow) (shown []contract.RunRow, omitted int) {
+	if len(rs) <= maxRunRows {
+		return rs, 0
+	}
+	head := maxRunRows - lastRunRows
+	shown = append(shown, rs[:head]...)
+	for i := head; i < len(rs)-lastRunRows; i++ {
+		if rs[i].Analysed { // in place of the last of the first ones
+			shown = append(shown[:head-1], rs[i])
+			break
+		}
+	}
+	shown = append(shown, rs[len(rs)-lastRunRows:]...)
+	return shown, len(rs) - len(shown)
+}
+
+// levelsOff says where throughput levels off over all runs of a batch
+// sweep: the first run after which every larger run adds under 5 %
+// items/s; "" when it does not or the runs are no batch sweep.
+func levelsOff(rs []contract.RunRow) string {
+	if len(rs) < 2 {
+		return ""
+	}
+	best := 0.0
+	var ips []float64
+	for _, r := range rs {
+		if r.ItemsPerSecond == nil || r.Batch == nil {
+			return ""
+		}
+		ips = append(ips, *r.ItemsPerSecond)
+		best = max(best, *r.ItemsPerSecond)
+	}
+	flat := len(ips) - 1
+	for flat > 0 && ips[flat] < 1.05*ips[flat-1] {
+		flat--
+	}
+	if flat == len(ips)-1 {
+		return ""
+	}
+	last := rs[len(rs)-1]
+	return fmt.Sprintf("throughput levels off at batch %s (%.0f items/s); each larger batch adds under 5%%, up to %.0f at batch %s (best %.0f)",
+		*rs[flat].Batch, ips[flat], ips[len(ips)-1], *last.Batch, best)
+}
+
+// writeRuns prints a sweep's runs, one row each (capped, see shownRuns),
+// and where throughput levels off.
+func writeRuns(w io.Writer, v *view, dim func(string) string) {
+	rs := v.Runs
 	if len(rs) == 0 {
 		return
 	}
@@ -197,16 +250,13 @@ func writeRuns(w io.Writer, rs []contract.RunRow, dim func(string) string) {
 		}
 		return fmt.Sprintf(f, *v)
 	}
-	fmt.Fprintf(w, "\n  runs (%d in one file)\n", len(rs))
+	fmt.Fprintf(w, "\n  runs (%d in one file)\n", len(rs)+v.RunsOmitted)
 	g := grid{right: []bool{true, false, true, true, true, true, true}}
 	g.add("run", "batch/shapes", "latency ms", "GPU ms", "items/s", "layer sum ms", "")
-	best := 0.0
-	for _, r := range rs {
-		if r.ItemsPerSecond != nil {
-			best = max(best, *r.ItemsPerSecond)
+	for i, r := range rs {
+		if i > 0 && r.Run > rs[i-1].Run+1 {
+			g.add("…", fmt.Sprintf("%d runs not shown", r.Run-rs[i-1].Run-1), "", "", "", "", "")
 		}
-	}
-	for _, r := range rs {
 		bs := "-"
 		if r.Batch != nil {
 			bs = "batch " + *r.Batch
@@ -220,23 +270,10 @@ func writeRuns(w io.Writer, rs []contract.RunRow, dim func(string) string) {
 		g.add(strconv.Itoa(r.Run), bs, opt(r.LatencyMedianMs, "%.4g"), opt(r.GPUComputeMedianMs, "%.4g"), opt(r.ItemsPerSecond, "%.0f"), opt(r.LayerSumMs, "%.4g"), mark)
 	}
 	g.write(w, "  ", dim)
-	// Where throughput levels off: the first run after which every larger
-	// run adds under 5 % items/s.
-	var ips []float64
-	for _, r := range rs {
-		if r.ItemsPerSecond == nil || r.Batch == nil {
-			return
-		}
-		ips = append(ips, *r.ItemsPerSecond)
+	if v.RunsOmitted > 0 {
+		fmt.Fprintf(w, "  %d of %d runs not listed; all are in analyze-data.json (results[].runs)\n", v.RunsOmitted, len(rs)+v.RunsOmitted)
 	}
-	flat := len(ips) - 1
-	for flat > 0 && ips[flat] < 1.05*ips[flat-1] {
-		flat--
+	if v.RunsLevelsOff != "" {
+		fmt.Fprintf(w, "  %s\n", v.RunsLevelsOff)
 	}
-	if flat < len(ips)-1 {
-		last := rs[len(rs)-1]
-		fmt.Fprintf(w, "  throughput levels off at batch %s (%.0f items/s); each larger batch adds under 5%%, up to %.0f at batch %s (best %.0f)\n",
-			*rs[flat].Batch, ips[flat], ips[len(ips)-1], *last.Batch, best)
-	}
-
 }

@@ -58,6 +58,11 @@ type view struct {
 	Memory    string                  `json:"memory,omitempty"`
 	Roofline  string                  `json:"roofline,omitempty"`
 	Runs      []contract.RunRow       `json:"runs,omitempty"`
+	// RunsOmitted counts the runs of a long sweep not listed in Runs
+	// (all are in analyze-data.json's runs[]); RunsLevelsOff says where
+	// throughput levels off over all of them.
+	RunsOmitted   int    `json:"runs_omitted,omitempty"`
+	RunsLevelsOff string `json:"runs_levels_off,omitempty"`
 }
 
 type row struct {
@@ -101,7 +106,8 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		v.TensorRT, v.Graph = trtVersion(b), graphState(b)
 		nw := opt.NameWidth
 		v.Memory, v.Roofline = memoryLine(b.Memory, nw), rooflineLine(b, nw)
-		v.Runs = b.Runs
+		v.Runs, v.RunsOmitted = shownRuns(b.Runs)
+		v.RunsLevelsOff = levelsOff(b.Runs)
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}

@@ -186,7 +186,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 				fmt.Fprintf(w, "  %s\n", l)
 			}
 		}
-		writeRuns(w, v.Runs, p.dim)
+		writeRuns(w, &v, p.dim)
 		if inv := v.Inventory; inv != nil {
 			fmt.Fprintf(w, "  layer types: %s\n", countsText(inv.Types, 40))
 			if len(inv.Formats) > 0 {
