@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/fsutil"
@@ -224,6 +225,24 @@ func hostileCases() []hostile {
 			}
 			return []string{cmd, e.in}
 		}})
+	}
+	// Labels that differ only by an invisible character: both shown, told
+	// apart (the invisible one escaped), nothing invisible printed raw.
+	for _, inv := range []string{"\u200b", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u00a0", "\U000e0041"} {
+		for _, cmd := range []string{"summary", "compare"} {
+			add(hostile{name: fmt.Sprintf("names/labels differing by U+%04X, %s", []rune(inv)[0], cmd), code: 0, msg: "fp16" + escapeForTest(inv), setup: func(e *env) []string {
+				e.pair(okLayers, okProfile)
+				e.write("layers_fp16.json", okLayers)
+				e.write("profile_fp16.json", okProfile)
+				e.write("layers_fp16"+inv+".json", okLayers)
+				e.write("profile_fp16"+inv+".json", okProfile)
+				return []string{cmd, e.in}
+			}, check: func(e *env, stdout, stderr string) {
+				if strings.Contains(stdout+stderr, inv) {
+					e.t.Errorf("U+%04X printed raw", []rune(inv)[0])
+				}
+			}})
+		}
 	}
 	for _, cmd := range []string{"summary", "package"} {
 		msg := `\x1b[2J`
@@ -756,6 +775,21 @@ func refusal(cmd string) string {
 		return " FAIL"
 	}
 	return "is not a valid analyze-data.json"
+}
+
+// escapeForTest is how the terminal shows an invisible character: \uXXXX,
+// a surrogate pair above U+FFFF.
+func escapeForTest(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > 0xffff {
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 func hostTagForTest() string {

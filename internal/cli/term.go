@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -79,7 +81,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 			break
 		}
 		if unsafeRune(r) {
-			fmt.Fprintf(&out, `\u%04x`, r)
+			writeRuneEscape(&out, r)
 		} else if r == utf8.RuneError && size == 1 { // not UTF-8: 0x9b is CSI elsewhere
 			fmt.Fprintf(&out, `\x%02x`, c)
 		} else {
@@ -123,7 +125,37 @@ func matchSGR(p []byte) int {
 	return 0
 }
 
-// unsafeRune reports C1 controls and the Unicode bidi controls.
+// unsafeRune reports the characters a terminal must not get raw: C1
+// controls and bidi controls (they act), and every character that shows
+// nothing or shows as a plain space, so that two labels or names that
+// differ only by one (fp16 and fp16 with a zero-width space) look
+// different: Unicode format characters (zero-width spaces and joiners,
+// word joiner, BOM, soft hyphen, tags), line and paragraph separators,
+// spaces other than U+0020, variation selectors, the combining grapheme
+// joiner and the blank Hangul fillers and Braille pattern.
 func unsafeRune(r rune) bool {
-	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == ' ' || r < 0x80:
+		return false
+	case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Zs, unicode.Variation_Selector):
+		return true
+	}
+	switch r {
+	case 0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800:
+		return true
+	}
+	return false
+}
+
+// writeRuneEscape writes r as \uXXXX (a surrogate pair above U+FFFF), an
+// escape JSON reads as the same character.
+func writeRuneEscape(out *bytes.Buffer, r rune) {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		fmt.Fprintf(out, `\u%04x\u%04x`, hi, lo)
+		return
+	}
+	fmt.Fprintf(out, `\u%04x`, r)
 }
