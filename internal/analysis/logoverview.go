@@ -532,7 +532,7 @@ func tableItem(file string, t *engine.ProfileTable) (contract.OverviewItem, floa
 	if t.Total != nil {
 		title = fmt.Sprintf("All layers take %.4g ms per iteration (Total row); the %d rows read make %.1f%% of it", t.Total.AverageMs, len(t.Profile.Records), coverage)
 	}
-	if len(rows) > 0 && rows[0].Percentage >= 10 {
+	if len(rows) > 0 && rows[0].Percentage >= 10 && len(t.Partial) > 0 {
 		heavy, heavyPct := 0, 0.0
 		for _, r := range rows {
 			if r.AverageMs >= rows[0].AverageMs/3 {
@@ -556,7 +556,18 @@ func measuredItem(lr logRun) []contract.OverviewItem {
 	}
 	g, ok := statMid(p.GPUCompute)
 	if !ok {
-		return nil
+		lat, ok := statMid(p.Latency)
+		if !ok {
+			return nil
+		}
+		// Host-side timing only: say what it includes.
+		return []contract.OverviewItem{{ID: OverviewLogMeasured,
+			Title: fmt.Sprintf("Only host-side latency was measured (%.4g ms median), not the GPU's compute time", lat),
+			Evidence: []string{
+				fmt.Sprintf("%s %s: host latency is H2D copy + GPU compute + D2H copy of one inference, timed from the host.", lr.file, lineOf(lr.r.Log, engine.FactLatency)),
+				"The engine's own time is trtexec's GPU Compute Time (the whole performance summary prints it); compare an application's number with that, timed with CUDA events or after synchronising the stream.",
+			},
+			Metrics: map[string]float64{"latency_ms": roundTo(lat, 6)}, Layers: []int{}}}
 	}
 	ev := []string{fmt.Sprintf("GPU compute %.4g ms median (%s).", g, perfWhere(lr))}
 	metrics := map[string]float64{"gpu_compute_ms": roundTo(g, 6)}
@@ -584,8 +595,8 @@ func compareLogMeasured(results []contract.Backend) {
 	var ms []m
 	for i := range results {
 		for _, o := range results[i].Overview {
-			if o.ID == OverviewLogMeasured {
-				ms = append(ms, m{i, o.Metrics["gpu_compute_ms"]})
+			if g := o.Metrics["gpu_compute_ms"]; o.ID == OverviewLogMeasured && g > 0 {
+				ms = append(ms, m{i, g})
 				break
 			}
 		}

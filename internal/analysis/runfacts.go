@@ -116,7 +116,7 @@ func measured(runs []sourcedRun, in inputs.Backend, timesPath string, layerSumMs
 		}
 		p := s.r.Perf
 		src := contract.MeasuredSource{File: s.file, Kind: s.kind, Run: s.run,
-			LatencyMedianMs: p.Latency.Median, GPUComputeMedianMs: p.GPUCompute.Median}
+			LatencyMedianMs: p.Latency.Median, GPUComputeMedianMs: p.GPUCompute.Median, Lines: perfLines(s.r)}
 		if p.Samples > 0 {
 			n := p.Samples
 			src.Samples = &n
@@ -508,4 +508,25 @@ func shapes(opts []engine.Option, prefix string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// perfLines are the log lines a run's measured numbers come from: the
+// trace averages they were computed from, or the GPU compute (else
+// latency) statistics line; nil for sources without lines.
+func perfLines(r *engine.Run) *string {
+	l := r.Log
+	if l == nil {
+		return nil
+	}
+	if r.Perf != nil && r.Perf.FromTrace && l.Trace != nil {
+		s := fmt.Sprintf("%d-%d", l.Trace.Line, l.Trace.EndLine)
+		return &s
+	}
+	for _, k := range []string{engine.FactGPUCompute, engine.FactLatency} {
+		if f, ok := l.Fact(k); ok && f.Line > 0 {
+			s := strconv.Itoa(f.Line)
+			return &s
+		}
+	}
+	return nil
 }

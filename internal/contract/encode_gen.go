@@ -636,6 +636,10 @@ func (e enc) measuredSource(v *MeasuredSource) {
 	e.OptFloat("measuredSource.latency_median_ms", v.LatencyMedianMs)
 	e.Key(false, "gpu_compute_median_ms")
 	e.OptFloat("measuredSource.gpu_compute_median_ms", v.GPUComputeMedianMs)
+	if v.Lines != nil {
+		e.Key(false, "lines")
+		e.OptStr(v.Lines)
+	}
 	e.Buf = append(e.Buf, '}')
 }
 

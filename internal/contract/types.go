@@ -363,6 +363,9 @@ type MeasuredSource struct {
 	Samples            *int     `json:"samples"`
 	LatencyMedianMs    *float64 `json:"latency_median_ms"`
 	GPUComputeMedianMs *float64 `json:"gpu_compute_median_ms"`
+	// Lines are the lines of a trtexec log the numbers were read from
+	// ("22", "18-39" for trace averages); absent for files without lines.
+	Lines *string `json:"lines,omitempty"`
 }
 
 // Stats are measured statistics in milliseconds; null for what the source

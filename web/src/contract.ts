@@ -384,6 +384,8 @@ export interface MeasuredSource {
   samples: number | null;
   latency_median_ms: number | null;
   gpu_compute_median_ms: number | null;
+  /** Lines of the trtexec log the numbers were read from ("22", or "18-39" for trace averages); absent for files without lines. */
+  lines?: string;
 }
 
 /** Statistics in milliseconds; null for what the source does not give. */
