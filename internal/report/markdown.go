@@ -43,7 +43,7 @@ func RenderMarkdown(src []byte) (string, error) {
 		return "", fmt.Errorf("the analysis is %d bytes, over the %d-byte limit for analyze.md; shorten it", len(src), MaxAnalyzeMDBytes)
 	}
 	if why := plainReason(src); why != "" {
-		return `<p class="md-plain-note"><em>This analysis is shown as plain text: ` + html.EscapeString(why) + `.</em></p><pre class="md-plain">` + html.EscapeString(string(src)) + "</pre>", nil
+		return plainHTML(src, why), nil
 	}
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var images []*ast.Image
@@ -61,11 +61,54 @@ func RenderMarkdown(src []byte) (string, error) {
 		note := fmt.Sprintf("[image not shown: %s (%s)]", alt, img.Destination)
 		img.Parent().ReplaceChild(img.Parent(), img, ast.NewString([]byte(note)))
 	}
-	var buf bytes.Buffer
+	budget := maxHTMLSize(len(src))
+	buf := budgetWriter{limit: budget}
 	if err := markdown.Renderer().Render(&buf, src, doc); err != nil {
+		if buf.over {
+			return plainHTML(src, fmt.Sprintf("it would render to more than %d times its size", maxHTMLPerByte)), nil
+		}
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	return sanitizer.Sanitize(buf.String()), nil
+	out := sanitizer.Sanitize(buf.b.String())
+	if len(out) > budget {
+		return plainHTML(src, fmt.Sprintf("it would render to more than %d times its size", maxHTMLPerByte)), nil
+	}
+	return out, nil
+}
+
+// The rendered HTML of an analyze.md is at most maxHTMLPerByte times its
+// size plus maxHTMLSlack bytes; a document that would render to more (a
+// table padded to millions of empty cells, a long link reference used
+// thousands of times) is shown as plain text, which escaping makes at
+// most 6 times its size. analysis.js carries this HTML, so its size is
+// bounded by the input's.
+const (
+	maxHTMLPerByte = 16
+	maxHTMLSlack   = 64 << 10
+)
+
+func maxHTMLSize(n int) int { return maxHTMLPerByte*n + maxHTMLSlack }
+
+// plainHTML shows src as escaped plain text with the reason.
+func plainHTML(src []byte, why string) string {
+	return `<p class="md-plain-note"><em>This analysis is shown as plain text: ` + html.EscapeString(why) + `.</em></p><pre class="md-plain">` + html.EscapeString(string(src)) + "</pre>"
+}
+
+// budgetWriter keeps up to limit bytes and fails every write after that.
+type budgetWriter struct {
+	b     bytes.Buffer
+	limit int
+	over  bool
+}
+
+var errOverBudget = fmt.Errorf("rendered Markdown over its size budget")
+
+func (w *budgetWriter) Write(p []byte) (int, error) {
+	if w.over || w.b.Len()+len(p) > w.limit {
+		w.over = true
+		return 0, errOverBudget
+	}
+	return w.b.Write(p)
 }
 
 // MaxAnalyzeMDBytes is the largest analyze.md package accepts (an
@@ -81,12 +124,24 @@ const (
 	maxMarkupPerBlock = 2048  // link/emphasis/code/HTML markup characters in one block
 	maxMarkupTotal    = 16384 // in the whole document
 	maxNesting        = 16    // '>' quotes or list indentation levels on one line
+	// The cells of every table (columns of its delimiter row × its
+	// rows, header included: short rows are padded to the full width),
+	// per byte of the document, plus a constant; a 12 KB table of
+	// 2000 × 2000 cells rendered to 124 MB.
+	maxCellsPerByte = 1
+	maxCellsSlack   = 4096
+	// Link reference definitions are copied at every use: their length
+	// times the brackets that may use them, per byte of the document.
+	maxRefCopyPerByte = 16
 )
 
 // plainReason scans src once and says why it must not go through the
 // Markdown parser ("" when it may). Table pipes are not markup here: the
 // cells of a table are parsed one by one.
 func plainReason(src []byte) string {
+	if why := tableAndRefReason(src); why != "" {
+		return why
+	}
 	total, block := 0, 0
 	lineStart := true
 	quotes, indent := 0, 0
@@ -133,6 +188,70 @@ func plainReason(src []byte) string {
 		}
 	}
 	return ""
+}
+
+// tableAndRefReason counts, line by line, the cells GFM tables would
+// render and the bytes link references would copy, and says why the
+// document must be plain text when either is out of proportion to its
+// size ("" otherwise). It over-counts (any line after a delimiter row up
+// to a blank line is a row), which only makes the guard stricter.
+func tableAndRefReason(src []byte) string {
+	cells, cols := 0, 0 // cols > 0 inside a table
+	prevCells := 0      // cells of the previous line (a header candidate)
+	refLen, brackets := 0, 0
+	for rest := src; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		brackets += bytes.Count(line, []byte("["))
+		trimmed := bytes.TrimSpace(line)
+		switch {
+		case len(trimmed) == 0:
+			cols, prevCells = 0, 0
+			continue
+		case cols > 0:
+			cells += cols
+		default:
+			if n := delimiterCells(trimmed); n > 0 && prevCells > 0 {
+				cols = n
+				cells += 2 * n // the header and the delimiter row
+			}
+		}
+		prevCells = bytes.Count(trimmed, []byte("|")) + 1
+		if trimmed[0] == '[' && bytes.Contains(trimmed, []byte("]:")) {
+			refLen = max(refLen, len(trimmed))
+		}
+		if cells > maxCellsPerByte*len(src)+maxCellsSlack {
+			return fmt.Sprintf("its tables would expand to more than %d cells", maxCellsPerByte*len(src)+maxCellsSlack)
+		}
+	}
+	if refLen*brackets > maxRefCopyPerByte*len(src)+maxHTMLSlack {
+		return "its link references would be copied into more than " + fmt.Sprint(maxRefCopyPerByte) + " times its size"
+	}
+	return ""
+}
+
+// delimiterCells is the number of columns of a GFM table delimiter row
+// ("|---|:-:|", "--- | ---"), 0 when line is not one.
+func delimiterCells(line []byte) int {
+	line = bytes.TrimPrefix(line, []byte("|"))
+	line = bytes.TrimSuffix(line, []byte("|"))
+	for n := 1; ; n++ {
+		cell, rest, more := bytes.Cut(line, []byte("|"))
+		cell = bytes.TrimSpace(cell)
+		cell = bytes.TrimPrefix(cell, []byte(":"))
+		cell = bytes.TrimSuffix(cell, []byte(":"))
+		if len(cell) == 0 || len(bytes.Trim(cell, "-")) != 0 {
+			return 0
+		}
+		if !more {
+			return n
+		}
+		line = rest
+	}
 }
 
 // isRelativeURL reports whether u names a file relative to the report
