@@ -234,14 +234,10 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		engines = enginesFor(scope, layers, facts, out.Records, total, optProfiles)
 	})
 	if v.AnalysisMode == contract.ModeLayerProfile {
-		out.Issues, out.Positives, out.Diagnosis, out.Overview = findings.Evaluate(&out)
-		if out.Issues == nil {
-			out.Issues = []contract.Finding{}
-		}
-		if out.Positives == nil {
-			out.Positives = []contract.Positive{}
-		}
-		fillRoofline(&out)
+		evaluateLayerProfile(&out, &mi)
+	}
+	if v.AnalysisMode == contract.ModeLayerOnly && mi.layers != nil {
+		mi.shadow = shadowRecords(layers, facts)
 	}
 	wg.Wait()
 	out.Model, out.Memory, out.Engines = model, memory, engines

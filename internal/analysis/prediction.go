@@ -2,12 +2,14 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/costmodel"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/findings"
 	"github.com/trtperf/trtperf/internal/gpu"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
@@ -17,7 +19,11 @@ import (
 // built for. nil layers without detailed layer info.
 type modelInput struct {
 	layers []costmodel.Layer
-	arch   int // e.g. 86 for sm86 kernels; 0 when no tactic names one
+	arch   int     // e.g. 86 for sm86 kernels; 0 when no tactic names one
+	flops  float64 // the convolutions' and GEMMs' arithmetic, summed
+	// shadow are a layer_only backend's records, one per layer, for the
+	// rules to read with predicted times; never stored.
+	shadow []contract.Record
 }
 
 func newModelInput(ls []engine.Layer, facts []layerfacts.Facts) modelInput {
@@ -25,6 +31,7 @@ func newModelInput(ls []engine.Layer, facts []layerfacts.Facts) modelInput {
 	for i := range ls {
 		mi.layers[i] = costmodel.FromLayer(&ls[i], &facts[i])
 		mi.arch = max(mi.arch, layerfacts.SMVersion(ls[i].TacticName))
+		mi.flops += mi.layers[i].FLOPs
 	}
 	// Kernel names also spell the architecture as a word ("ampere_…",
 	// "turing_…", "volta_…").
@@ -94,27 +101,51 @@ func modelDevice(d *contract.Device) (costmodel.Device, bool) {
 // its own device facts; else those of another backend of the folder whose
 // kernels are built for the same architecture (one machine built them);
 // else the stated default of the kernels' architecture generation (of
-// Ampere when no kernel names one).
+// Ampere when no kernel names one). A folder sibling must do the same
+// arithmetic (its convolutions and GEMMs sum to the same FLOPs within 1 %:
+// another build of the same network), so an unrelated model's GPU is
+// never borrowed.
 func predictionDevice(i int, results []contract.Backend, ins []modelInput) (costmodel.Device, string, string) {
-	if d := results[i].Device; d != nil {
-		if md, ok := modelDevice(d); ok {
-			return md, contract.PredictionDeviceOwn, fmt.Sprintf("times are predicted for %s, the device of this backend", md.Name)
-		}
+	if md, src, note, ok := ownDevice(results[i].Device); ok {
+		return md, src, note
 	}
 	if ins[i].arch > 0 {
 		for j := range results {
-			if j == i || ins[j].arch != ins[i].arch || results[j].Device == nil {
+			if j == i || ins[j].arch != ins[i].arch || results[j].Device == nil || !sameWork(ins[i].flops, ins[j].flops) {
 				continue
 			}
 			if md, ok := modelDevice(results[j].Device); ok {
-				return md, contract.PredictionDeviceFolder, fmt.Sprintf("this backend names no GPU: times are predicted for %s, the device of backend %s of the folder, whose kernels are built for the same architecture (sm%d)", md.Name, results[j].Label, ins[i].arch)
+				return md, contract.PredictionDeviceFolder, fmt.Sprintf("this backend names no GPU: times are predicted for %s, the device of backend %s of the folder, another build of the same network (same convolution/GEMM arithmetic) with kernels for the same architecture (sm%d)", md.Name, results[j].Label, ins[i].arch)
 			}
 		}
 	}
+	return defaultDevice(ins[i].arch)
+}
+
+// sameWork reports whether two networks' convolution/GEMM arithmetic
+// agrees within 1 %.
+func sameWork(a, b float64) bool {
+	return a > 0 && b > 0 && math.Abs(a-b) <= 0.01*math.Max(a, b)
+}
+
+// ownDevice is the model's device of a backend's own device facts.
+func ownDevice(d *contract.Device) (costmodel.Device, string, string, bool) {
+	if d == nil {
+		return costmodel.Device{}, "", "", false
+	}
+	md, ok := modelDevice(d)
+	if !ok {
+		return costmodel.Device{}, "", "", false
+	}
+	return md, contract.PredictionDeviceOwn, fmt.Sprintf("times are predicted for %s, the device of this backend", md.Name), true
+}
+
+// defaultDevice is the stated default class of a kernel architecture.
+func defaultDevice(arch int) (costmodel.Device, string, string) {
 	maj, min, why := 8, 0, "no kernel names its architecture: the default is an Ampere-generation GPU"
-	if a := ins[i].arch; a >= 70 {
-		maj, min = a/10, a%10
-		why = fmt.Sprintf("the kernels are built for sm%d and later", a)
+	if arch >= 70 {
+		maj, min = arch/10, arch%10
+		why = fmt.Sprintf("the kernels are built for sm%d and later", arch)
 	}
 	f, ok := gpu.DefaultFor(maj, min)
 	if !ok {
@@ -124,15 +155,92 @@ func predictionDevice(i int, results []contract.Backend, ins []modelInput) (cost
 	return md, contract.PredictionDeviceDefault, fmt.Sprintf("the GPU is unknown and %s: times are predicted for the default class %s (the median memory bandwidth of the table's GPUs of that generation); give the device (a trtexec log or device metadata beside the dumps) for times of the real GPU", why, md.Name)
 }
 
+// findingsModel is the cost model the findings of a backend are priced
+// with.
+func findingsModel(dev costmodel.Device, source string, mi *modelInput, predicted bool) *findings.Model {
+	note := "the backend's device"
+	switch source {
+	case contract.PredictionDeviceFolder:
+		note = "the device of a folder sibling built for the same architecture"
+	case contract.PredictionDeviceDefault:
+		note = "the default class of the kernels' architecture: the GPU is unknown"
+	}
+	return &findings.Model{Device: dev, DeviceNote: note, Layers: mi.layers, Params: &costmodel.Calibrated, Predicted: predicted}
+}
+
+// evaluateLayerProfile runs the findings of a layer_profile backend,
+// priced with the cost model on its own device (or the default class;
+// fillPredictions re-runs them when a folder sibling names the device).
+func evaluateLayerProfile(out *contract.Backend, mi *modelInput) {
+	var m *findings.Model
+	if mi.layers != nil {
+		dev, src, _, ok := ownDevice(out.Device)
+		if !ok {
+			dev, src, _ = defaultDevice(mi.arch)
+		}
+		m = findingsModel(dev, src, mi, false)
+	}
+	setFindings(out, m)
+}
+
+func setFindings(out *contract.Backend, m *findings.Model) {
+	out.Issues, out.Positives, out.Diagnosis, out.Overview = findings.EvaluateWith(out, m)
+	if out.Issues == nil {
+		out.Issues = []contract.Finding{}
+	}
+	if out.Positives == nil {
+		out.Positives = []contract.Positive{}
+	}
+	fillRoofline(out)
+}
+
 // fillPredictions predicts every detailed backend's layer times.
 func fillPredictions(results []contract.Backend, ins []modelInput) {
 	for i := range results {
 		if ins[i].layers == nil {
 			continue
 		}
+		b := &results[i]
 		dev, source, note := predictionDevice(i, results, ins)
-		results[i].Prediction = predict(&dev, ins[i].layers, source, note)
+		b.Prediction = predict(&dev, ins[i].layers, source, note)
+		switch {
+		case b.Validation.AnalysisMode == contract.ModeLayerProfile && source == contract.PredictionDeviceFolder:
+			setFindings(b, findingsModel(dev, source, &ins[i], false))
+		case b.Validation.AnalysisMode == contract.ModeLayerOnly && ins[i].shadow != nil:
+			evaluatePredicted(b, dev, source, &ins[i])
+		}
 	}
+}
+
+// evaluatePredicted diagnoses a layer_only backend on the model's
+// predicted layer times: the rules run over records whose times are the
+// predictions (never stored: a layer_only backend has no records), the
+// findings the model has a change for are priced by it, and the
+// diagnosis' reference is the predicted total.
+func evaluatePredicted(b *contract.Backend, dev costmodel.Device, source string, mi *modelInput) {
+	p := b.Prediction
+	recs := mi.shadow
+	for i := range recs {
+		if l := recs[i].Layer; l >= 0 && l < len(p.LayerMs) {
+			recs[i].AvgMs, recs[i].TimeMs = p.LayerMs[l], p.LayerMs[l]
+			if p.TotalMs > 0 {
+				recs[i].Percentage = p.LayerMs[l] / p.TotalMs * 100
+			}
+		}
+	}
+	shadow := *b
+	shadow.Records = recs
+	issues, _, diag, _ := findings.EvaluateWith(&shadow, findingsModel(dev, source, mi, true))
+	if diag == nil {
+		return
+	}
+	diag.ReferenceSource = findings.RefPredicted
+	diag.ReferenceMs = p.TotalMs
+	b.Diagnosis = diag
+	for i := range issues {
+		issues[i].Evidence = append([]string{fmt.Sprintf("Layer info only, no profile: the times here are PREDICTED by the cost model for %s, not measured.", dev.Name)}, issues[i].Evidence...)
+	}
+	b.Issues = issues
 }
 
 // predict is the prediction section of one backend.

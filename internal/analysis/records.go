@@ -89,3 +89,16 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// shadowRecords are one record per layer, in layer order, with no time:
+// what the rules read of a layer_only backend once the cost model's
+// predictions fill the times (see evaluatePredicted).
+func shadowRecords(ls []engine.Layer, facts []layerfacts.Facts) []contract.Record {
+	recs := make([]engine.ProfileRecord, len(ls))
+	layerOf := make([]int, len(ls))
+	for i := range ls {
+		recs[i].Name = ls[i].Name
+		layerOf[i] = i
+	}
+	return buildRecords(recs, layerOf, ls, facts)
+}

@@ -390,7 +390,14 @@ func Apply(d *Device, l Layer, c Change) (Layer, bool) {
 	case INT8Output:
 		quarter(&l.Out)
 	case INT8Weights:
-		quarter(&l.W)
+		if l.W.Sum() > 0 {
+			quarter(&l.W)
+		} else {
+			// The weights arrive as an input tensor (a Myelin GEMM's
+			// constant operand): of a matrix-vector product they are
+			// nearly all of its input bytes.
+			quarter(&l.In)
+		}
 	}
 	return l, true
 }

@@ -48,6 +48,8 @@ type ctx struct {
 	// cause maps a layer to the finding that owns it, for the overview's
 	// descriptions (set once the findings are ranked).
 	cause map[int]string
+	// model is the backend's cost model; nil without one (model.go).
+	model *Model
 	// owned[layer] is true once a finding owns the layer: rules select only
 	// free layers, so no millisecond is priced twice.
 	owned []bool

@@ -11,6 +11,9 @@ const (
 	RefGPUComputeMedian = "gpu_compute_median"
 	RefLatencyMedian    = "latency_median"
 	RefLayerSum         = "layer_sum"
+	// RefPredicted is the cost model's predicted layer sum of a
+	// layer_only backend (no measured time at all).
+	RefPredicted = "predicted"
 )
 
 // reference returns what one inference takes on the GPU and where that

@@ -138,7 +138,14 @@ var siblingRule = rule{ID: "sibling_delta", Title: "A sibling build of the same 
 // diagnosis is the time base of the prices; overview holds the unscored
 // description of where the time goes.
 func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contract.Positive, diag *contract.Diagnosis, overview []contract.OverviewItem) {
+	return EvaluateWith(b, nil)
+}
+
+// EvaluateWith is Evaluate with a cost model (nil: none): the findings it
+// has a change for are priced by it (price_basis model; see model.go).
+func EvaluateWith(b *contract.Backend, m *Model) (issues []contract.Finding, positives []contract.Positive, diag *contract.Diagnosis, overview []contract.OverviewItem) {
 	c := newCtx(b)
+	c.model = m
 	issues = []contract.Finding{}
 	if c.total <= 0 {
 		return issues, []contract.Positive{}, nil, []contract.OverviewItem{}
@@ -148,6 +155,7 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 		if f == nil || len(f.Layers) == 0 && f.RecoverableMs == 0 {
 			continue
 		}
+		c.modelPrice(r.ID, f)
 		if f.RecoverableShare < limits.minFindingPct {
 			// Too small to tell from run-to-run noise: not scored, listed
 			// as minor in the overview. It still owns its layers, so a

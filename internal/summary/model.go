@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -53,16 +54,59 @@ type view struct {
 	Build     string                  `json:"build,omitempty"`
 	Inventory *inventory              `json:"inventory,omitempty"`
 	Guessed   bool                    `json:"layer_kinds_guessed,omitempty"`
-	TensorRT  string                  `json:"tensorrt_version,omitempty"`
-	Graph     string                  `json:"graph,omitempty"` // DAG, cycle or "" when not built
-	Memory    string                  `json:"memory,omitempty"`
-	Roofline  string                  `json:"roofline,omitempty"`
-	Runs      []contract.RunRow       `json:"runs,omitempty"`
+	// Predicted is the cost model's view of a layer_only backend: no
+	// profile, so every time of it is PREDICTED.
+	Predicted *predicted        `json:"predicted,omitempty"`
+	TensorRT  string            `json:"tensorrt_version,omitempty"`
+	Graph     string            `json:"graph,omitempty"` // DAG, cycle or "" when not built
+	Memory    string            `json:"memory,omitempty"`
+	Roofline  string            `json:"roofline,omitempty"`
+	Runs      []contract.RunRow `json:"runs,omitempty"`
 	// RunsOmitted counts the runs of a long sweep not listed in Runs
 	// (all are in analyze-data.json's runs[]); RunsLevelsOff says where
 	// throughput levels off over all of them.
 	RunsOmitted   int    `json:"runs_omitted,omitempty"`
 	RunsLevelsOff string `json:"runs_levels_off,omitempty"`
+}
+
+// predicted is a layer_only backend's predicted total and largest layers.
+type predicted struct {
+	TotalMs      float64 `json:"total_ms"`
+	Device       string  `json:"device"`
+	DeviceSource string  `json:"device_source"`
+	ErrorPct     float64 `json:"error_pct"`
+	Top          []row   `json:"top"`
+}
+
+// predictedOf is the predicted view of a layer_only backend with a
+// prediction; nil otherwise.
+func predictedOf(b *contract.Backend, top int) *predicted {
+	p := b.Prediction
+	if p == nil || b.Validation.AnalysisMode != contract.ModeLayerOnly || len(p.LayerMs) != len(b.Layers) {
+		return nil
+	}
+	v := &predicted{TotalMs: p.TotalMs, Device: p.Device, DeviceSource: p.DeviceSource, ErrorPct: p.ErrorPct}
+	idx := make([]int, len(p.LayerMs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p.LayerMs[idx[a]] > p.LayerMs[idx[b]] })
+	if top <= 0 {
+		top = 10
+	}
+	cum := 0.0
+	for k, i := range idx {
+		if k == top || p.LayerMs[i] <= 0 {
+			break
+		}
+		share := 0.0
+		if p.TotalMs > 0 {
+			share = p.LayerMs[i] / p.TotalMs * 100
+		}
+		cum += share
+		v.Top = append(v.Top, row{Rank: k + 1, Name: b.Layers[i].Name, Type: b.Layers[i].LayerType, Precision: p.LayerBound[i], AvgMs: p.LayerMs[i], Share: share, Cum: cum})
+	}
+	return v
 }
 
 type row struct {
@@ -109,6 +153,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		v.Runs, v.RunsOmitted = shownRuns(b.Runs)
 		v.RunsLevelsOff = levelsOff(b.Runs)
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
+		v.Predicted = predictedOf(b, opt.Top)
 		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}
 		if opt.By != "" {

@@ -197,6 +197,10 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			}
 			fmt.Fprintf(w, "  Myelin layers: %d\n", inv.Myelin)
 		}
+		if pv := v.Predicted; pv != nil {
+			writePredicted(w, v, pv, opt, p)
+			continue
+		}
 		if !timed(v) {
 			// A backend without per-layer timing may still have what its
 			// log measured and says of the build.
@@ -355,6 +359,10 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			fmt.Fprintf(w, "\n- Layer types: %s\n- Output formats: %s\n- Tactics: %s\n- Myelin layers: %d\n",
 				mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)), mdCell(countsText(inv.Tactics, 40)), inv.Myelin)
 		}
+		if pv := v.Predicted; pv != nil {
+			writePredictedMD(w, v, pv)
+			continue
+		}
 		if !timed(v) {
 			// A backend without per-layer timing may still have what its
 			// log measured and says of the build.
@@ -436,6 +444,41 @@ func writeCSV(w io.Writer, views []view) error {
 	return cw.Error()
 }
 
+// writePredicted prints a layer_only backend: its PREDICTED times and the
+// findings priced on them.
+func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) {
+	fmt.Fprintf(w, "  PREDICTED total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error on measured engines is %.0f%%\n",
+		ms(pv.TotalMs), pv.Device, strings.ReplaceAll(pv.DeviceSource, "_", " "), pv.ErrorPct)
+	fmt.Fprintf(w, "\n  top %d layers by PREDICTED time\n", len(pv.Top))
+	g := grid{right: []bool{true, true, true, true}}
+	g.add("pred ms", "share", "cum", "#", "type", "bound", "name")
+	for _, r := range pv.Top {
+		g.add(ms(r.AvgMs), pct(r.Share), pct(r.Cum), strconv.Itoa(r.Rank), r.Type, r.Precision, Shorten(r.Name, opt.NameWidth))
+	}
+	g.write(w, "  ", p.dim)
+	fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
+	for i, f := range v.Findings {
+		fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
+		for _, e := range f.Evidence {
+			fmt.Fprintf(w, "     - %s\n", e)
+		}
+		if f.Action != "" {
+			fmt.Fprintf(w, "     change: %s\n", f.Action)
+		}
+	}
+	writeOverview(w, v.Overview)
+}
+
+// writePredictedMD is writePredicted in markdown.
+func writePredictedMD(w io.Writer, v view, pv *predicted) {
+	fmt.Fprintf(w, "\n**PREDICTED** total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error on measured engines is %.0f%%.\n",
+		ms(pv.TotalMs), mdCell(pv.Device), strings.ReplaceAll(pv.DeviceSource, "_", " "), pv.ErrorPct)
+	fmt.Fprintf(w, "\n#### Findings (%d)%s\n\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
+	for i, f := range v.Findings {
+		fmt.Fprintf(w, "%d. **%s** (`%s`, recoverable %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, f.Confidence)
+	}
+}
+
 // recoverable says what a finding gives back: ms with its range and the
 // share of the reference latency, and the owned share of the layer sum.
 func recoverable(f contract.Finding, d *contract.Diagnosis) string {
@@ -443,8 +486,11 @@ func recoverable(f contract.Finding, d *contract.Diagnosis) string {
 		return "share " + pct(f.Share)
 	}
 	basis := "est."
-	if f.PriceBasis == "sibling_measured" {
+	switch f.PriceBasis {
+	case "sibling_measured":
 		basis = "measured on a sibling build"
+	case "model":
+		basis = "cost model"
 	}
 	owns := "owns " + pct(f.Share) + " of the layer sum"
 	if len(f.Layers) == 0 {
@@ -459,7 +505,7 @@ func diagnosisLine(d *contract.Diagnosis, fs []contract.Finding) string {
 	if d == nil {
 		return ""
 	}
-	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum"}[d.ReferenceSource]
+	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum", "predicted": "PREDICTED layer sum, no profile"}[d.ReferenceSource]
 	line := fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
 	tradeoff := 0.0
 	for _, f := range fs {
