@@ -30,6 +30,7 @@ const (
 	OverviewLogLayerPrec     = "log_layer_precision_change"
 	OverviewLogBuildWarnings = "log_builder_warnings"
 	OverviewLogUnfusedQDQ    = "log_unfused_quantize_layers"
+	OverviewLogAutotune      = "log_autotune_precisions"
 	OverviewLogTable         = "log_profile_table"
 	OverviewLogMeasured      = "log_measured"
 	OverviewLogCompared      = "log_measured_compared"
@@ -69,6 +70,7 @@ func addLogOverview(out *contract.Backend, in inputs.Backend, analysed int) {
 		problems = append(problems, int8OnlyItem(lr)...)
 		problems = append(problems, enqueueItem(lr)...)
 		problems = append(problems, pluginItem(lr)...)
+		problems = append(problems, autotuneItem(lr)...)
 		problems = append(problems, instanceNormItem(lr)...)
 		problems = append(problems, layerPrecisionItem(lr)...)
 		problems = append(problems, builderWarningItem(lr)...)
@@ -638,4 +640,52 @@ func compareLogMeasured(results []contract.Backend) {
 		}
 		results[a.i].Overview = slices.Insert(ov, at, item)
 	}
+}
+
+// autotuneItem: of the layers a verbose build timed in several precisions,
+// those whose reduced-precision formats were slower than FP32.
+func autotuneItem(lr logRun) []contract.OverviewItem {
+	type slow struct {
+		layer, red    string
+		redMs, fp32Ms float64
+		line          int
+	}
+	var slows []slow
+	timed := 0
+	for _, t := range lr.r.Log.Timings {
+		best := map[string]float64{}
+		line := map[string]int{}
+		for _, tf := range t.Timed {
+			if tf.Fastest == nil {
+				continue
+			}
+			w := dtypeWord(tf.Formats)
+			if v, ok := best[w]; !ok || *tf.Fastest < v {
+				best[w], line[w] = *tf.Fastest, tf.Line
+			}
+		}
+		f32, ok := best["Float"]
+		if !ok || len(best) < 2 {
+			continue
+		}
+		timed++
+		for _, red := range []string{"Half", "Int8", "BFloat16", "FP8"} {
+			if v, ok := best[red]; ok && v > f32 {
+				slows = append(slows, slow{t.Layer, red, v, f32, line[red]})
+				break
+			}
+		}
+	}
+	if len(slows) == 0 {
+		return nil
+	}
+	s := slows[0]
+	ev := []string{fmt.Sprintf("%s line %d: %s's fastest %s tactic took %.4g ms, its fastest Float (FP32) one %.4g ms, so the builder keeps it in FP32.", lr.file, s.line, s.layer, s.red, s.redMs, s.fp32Ms)}
+	if len(slows) > 1 {
+		ev = append(ev, fmt.Sprintf("%d of the %d layers timed in more than one precision were faster in FP32.", len(slows), timed))
+	}
+	ev = append(ev, "A layer kept in FP32 between FP16 neighbours adds conversions both ways; where FP16 loses on a GPU with fast FP16 the layer lacks a good FP16 kernel (a plugin's own FP16 path, an odd shape or channel count not a multiple of 8).")
+	return []contract.OverviewItem{{ID: OverviewLogAutotune,
+		Title:    fmt.Sprintf("%d layer(s) were timed slower in reduced precision than in FP32 and kept FP32 (%s)", len(slows), s.layer),
+		Evidence: ev, Metrics: map[string]float64{"layer_count": float64(len(slows))}, Layers: []int{}}}
 }

@@ -31,6 +31,8 @@ func TestLogOverviewItems(t *testing.T) {
 		{OverviewLogPluginFP32, "[V] [TRT] *************** Autotuning format combination: Float(1,2) -> Float(1,2) ***************\n[MyConvPlugin::enqueue] start\n", "[V] [TRT] *************** Autotuning format combination: Half(1,2) -> Half(1,2) ***************\n[MyConvPlugin::enqueue] start\n", "MyConvPlugin"},
 		{OverviewLogInstanceNorm, "[V] [TRT] Parsing node: n1 [InstanceNormalization]\n", "[V] [TRT] Parsing node: n1 [Conv]\n[V] [TRT] Parsing node: n2 [Relu]\n", "import path"},
 		{OverviewLogLayerPrec, "Layer(CaskConvolution): conv, Tactic: 0x1, a[Int8(1,64,8,8)] -> b[Half(1,2,8,8)]\n", "Layer(CaskConvolution): conv, Tactic: 0x1, a[Int8(1,64,8,8)] -> b[Int8(1,2,8,8)]\n", "Int8 to Half"},
+		{OverviewLogAutotune, "[V] [TRT] *************** Autotuning format combination: Half(1,2) -> Half(1,2) ***************\n[V] [TRT] --------------- Timing Runner: p1 (PluginV2)\n[V] [TRT] Tactic: 0x0 Time: 0.9\n[V] [TRT] *************** Autotuning format combination: Float(1,2) -> Float(1,2) ***************\n[V] [TRT] --------------- Timing Runner: p1 (PluginV2)\n[V] [TRT] Tactic: 0x0 Time: 0.5\n",
+			"[V] [TRT] *************** Autotuning format combination: Half(1,2) -> Half(1,2) ***************\n[V] [TRT] --------------- Timing Runner: p1 (PluginV2)\n[V] [TRT] Tactic: 0x0 Time: 0.3\n[V] [TRT] *************** Autotuning format combination: Float(1,2) -> Float(1,2) ***************\n[V] [TRT] --------------- Timing Runner: p1 (PluginV2)\n[V] [TRT] Tactic: 0x0 Time: 0.5\n", "p1"},
 		{OverviewLogBuildWarnings, "[W] [TRT] Half2 support requested on hardware without native FP16 support, performance will be negatively affected.\n", "[W] [TRT] Some other warning about nothing.\n[I] [TRT] x\n", "Builder warnings"},
 	}
 	for _, tt := range tests {
@@ -42,7 +44,7 @@ func TestLogOverviewItems(t *testing.T) {
 				}
 				lr := logRun{"log_x.txt", &runs[0]}
 				var out []contract.OverviewItem
-				for _, f := range []func(logRun) []contract.OverviewItem{transferItems, inputBytesItem, int8OnlyItem, enqueueItem, pluginItem, instanceNormItem, layerPrecisionItem, builderWarningItem, measuredItem} {
+				for _, f := range []func(logRun) []contract.OverviewItem{transferItems, inputBytesItem, int8OnlyItem, enqueueItem, pluginItem, autotuneItem, instanceNormItem, layerPrecisionItem, builderWarningItem, measuredItem} {
 					out = append(out, f(lr)...)
 				}
 				return out

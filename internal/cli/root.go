@@ -70,7 +70,9 @@ Typical use:
   trtperf skill install ~/.claude/skills/trt-perf-analysis   # for AI agents
 
 DUMP_FOLDER directly holds layers_<label>.json (trtexec --exportLayerInfo with
---profilingVerbosity=detailed) and profile_<label>.json (--exportProfile).
+--profilingVerbosity=detailed) and profile_<label>.json (--exportProfile), or a
+trtexec console log under any name (its --dumpProfile table, performance
+summary or --verbose build lines, whole or pasted in part).
 Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

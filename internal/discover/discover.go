@@ -114,7 +114,7 @@ func Folder(dir string) (*Scope, error) {
 		}
 		found = "found: " + strings.Join(names, ", ")
 	}
-	return nil, fmt.Errorf("%s: %w (%s); expected layers_<label>.json (trtexec --exportLayerInfo=F --profilingVerbosity=detailed) and profile_<label>.json (trtexec --exportProfile=F)",
+	return nil, fmt.Errorf("%s: %w (%s); expected layers_<label>.json (trtexec --exportLayerInfo=F --profilingVerbosity=detailed) and profile_<label>.json (trtexec --exportProfile=F), or a trtexec console log (--dumpProfile table, performance summary, --verbose build)",
 		abs, ErrNoDumps, found)
 }
 
