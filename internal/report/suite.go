@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -40,6 +43,25 @@ type SuiteTarget struct {
 var suiteTemplateText string
 
 var suiteTemplate = template.Must(template.New("suite").Option("missingkey=error").Parse(suiteTemplateText))
+
+// ReportCSP is the Content-Security-Policy of every page trtperf writes to
+// disk: nothing loads or runs but the report's own files (the per-model
+// report's index.html carries it; TestPagesShareReportCSP holds the two
+// equal). connect-src 'none': a page opened from disk fetches nothing.
+const ReportCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+
+// suiteCSP is ReportCSP with the suite page's one inline style block
+// allowed by its hash (the page has no script and no other inline style).
+var suiteCSP = func() string {
+	const open, close = "<style>", "</style>"
+	i := strings.Index(suiteTemplateText, open)
+	j := strings.Index(suiteTemplateText, close)
+	if i < 0 || j < i {
+		return ReportCSP
+	}
+	sum := sha256.Sum256([]byte(suiteTemplateText[i+len(open) : j]))
+	return strings.Replace(ReportCSP, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
+}()
 
 // PublishSuite validates every component's analysis, builds one report per
 // component plus an overview index.html in a staging folder, and renames the
@@ -176,6 +198,7 @@ func (p Publisher) publishSuite(comps []SuiteComponent, t SuiteTarget) (dir stri
 
 // suitePage is what suite.html.tmpl sees.
 type suitePage struct {
+	CSP        string
 	Title      string
 	ModelName  string
 	Components []suiteRow
@@ -194,7 +217,7 @@ type suiteBackend struct {
 }
 
 func newSuitePage(comps []SuiteComponent, sub []string, model string) suitePage {
-	pg := suitePage{Title: "trtperf suite", ModelName: model}
+	pg := suitePage{CSP: suiteCSP, Title: "trtperf suite", ModelName: model}
 	if model != "" {
 		pg.Title = model + " — trtperf suite"
 	}

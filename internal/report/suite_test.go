@@ -1,8 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"html/template"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -133,4 +137,37 @@ func templateEscape(s string) string {
 	var b strings.Builder
 	template.Must(template.New("").Parse("{{.}}")).Execute(&b, s)
 	return b.String()
+}
+
+// TestPagesShareReportCSP: the per-model report and the suite page carry
+// one Content-Security-Policy, ReportCSP (the suite adds only the hash of
+// its inline style, which matches the style the page holds).
+func TestPagesShareReportCSP(t *testing.T) {
+	src, err := fs.ReadFile(DefaultAssets(), assetTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<meta http-equiv="Content-Security-Policy" content="` + ReportCSP + `">`; !strings.Contains(string(src), want) {
+		t.Errorf("the report's index.html does not carry ReportCSP: want %s", want)
+	}
+	var page bytes.Buffer
+	if err := suiteTemplate.Execute(&page, newSuitePage(nil, nil, "m")); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	i := strings.Index(html, `http-equiv="Content-Security-Policy" content="`)
+	if i < 0 {
+		t.Fatal("the suite page has no Content-Security-Policy")
+	}
+	csp := html[i+len(`http-equiv="Content-Security-Policy" content="`):]
+	csp = strings.ReplaceAll(csp[:strings.IndexByte(csp, '"')], "&#39;", "'")
+	style := html[strings.Index(html, "<style>")+len("<style>") : strings.Index(html, "</style>")]
+	sum := sha256.Sum256([]byte(style))
+	hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if strings.Replace(csp, " "+hash, "", 1) != ReportCSP || !strings.Contains(csp, "style-src 'self' "+hash) {
+		t.Errorf("suite CSP %q is not ReportCSP plus the hash %s of its style", csp, hash)
+	}
+	if strings.Contains(html, "<script") {
+		t.Error("the suite page runs a script")
+	}
 }
