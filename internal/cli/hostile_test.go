@@ -598,6 +598,19 @@ func hostileCases() []hostile {
 				e.t.Error("pathological Markdown was not shown as plain text")
 			}
 		}),
+		mdCase("links out of the report", "## Summary\n[a](../../etc/passwd) [b](file:///etc/passwd) [c](%2e%2e/x) [d](http://example.com/) [e](/etc/passwd) [ok](https://example.com/ok) [in](#top)\n## Details\n", 0, "analyze_md:", func(e *env, _, _ string) {
+			b, _ := os.ReadFile(filepath.Join(e.out, "r", "analysis.js"))
+			for _, bad := range []string{"passwd", "file:", "%2e%2e", "http://example.com", `href=\"../`, `href=\"/`} {
+				if bytes.Contains(b, []byte(bad)) {
+					e.t.Errorf("analysis.js holds %q", bad)
+				}
+			}
+			for _, good := range []string{"https://example.com/ok", `#top`} {
+				if !bytes.Contains(b, []byte(good)) {
+					e.t.Errorf("analysis.js lost the allowed link %q", good)
+				}
+			}
+		}),
 		mdCase("400 KB of nested quotes", strings.Repeat(">", 400000), 0, "analyze_md:", nil),
 		mdCase("over 1 MiB", strings.Repeat("a", 1<<20+1), 2, "size limit", nil),
 		hostile{name: "markdown/validate 400 KB of unclosed links", code: 1, msg: "ANALYZE-MD FAIL", setup: func(e *env) []string {
@@ -633,6 +646,22 @@ func hostileCases() []hostile {
 		}},
 		hostile{name: "package/--analyze-data with a number below float64", code: 1, msg: "error:", setup: func(e *env) []string {
 			return []string{"package", "--analyze-data", e.tamperedData(`"time_ms":`, `"time_ms":-1e-99999999,"x":`), "--report-dir", filepath.Join(e.out, "r")}
+		}},
+		hostile{name: "package/suite page has the report's CSP", code: 0, msg: "", setup: func(e *env) []string {
+			for _, c := range []string{"unet", "vae"} {
+				e.write(c+"/layers_x.json", okLayers)
+				e.write(c+"/profile_x.json", okProfile)
+			}
+			return []string{"package", "--suite", e.in, "--output-parent", e.out}
+		}, check: func(e *env, _, _ string) {
+			m, _ := filepath.Glob(filepath.Join(e.out, "suite_*", "index.html"))
+			if len(m) != 1 {
+				e.t.Fatalf("suite page: %v", m)
+			}
+			b, _ := os.ReadFile(m[0])
+			if !bytes.Contains(b, []byte(`http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;self&#39;`)) {
+				e.t.Errorf("the suite page has no CSP:\n%.400s", b)
+			}
 		}},
 		hostile{name: "package/stale staging debris removed", code: 0, msg: "report_dir:", setup: func(e *env) []string {
 			e.pair(okLayers, okProfile)

@@ -30,9 +30,12 @@ var sanitizer = func() *bluemonday.Policy {
 }()
 
 // RenderMarkdown turns an AI-written analyze.md into HTML that is safe to
-// insert into the report: raw HTML is dropped, links are restricted, and
-// images that are not relative to the report folder (remote or data: URLs,
-// which could track or mislead the reader) are replaced by their alt text.
+// insert into the report: raw HTML is dropped; a link stays a link only
+// when it is https or relative inside the report folder (no scheme, not
+// absolute, no ".." segment, also percent-encoded), else only its text is
+// shown; images that are not inside the
+// report folder (remote or data: URLs, which could track or mislead the
+// reader) are replaced by their alt text.
 //
 // Markdown parsing is superlinear on some inputs (hundreds of thousands of
 // unclosed links or emphasis delimiters take minutes), so a document over
@@ -47,14 +50,39 @@ func RenderMarkdown(src []byte) (string, error) {
 	}
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var images []*ast.Image
+	var links []ast.Node
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if img, ok := n.(*ast.Image); ok && entering && !isRelativeURL(string(img.Destination)) {
-			images = append(images, img)
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := n.(type) {
+		case *ast.Image:
+			if !insideReport(string(l.Destination)) {
+				images = append(images, l)
+			}
+		case *ast.Link:
+			if !allowedLink(string(l.Destination)) {
+				links = append(links, l)
+			}
+		case *ast.AutoLink:
+			if !allowedLink(string(l.URL(src))) {
+				links = append(links, l)
+			}
 		}
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("walk markdown: %w", err)
+	}
+	for _, n := range links {
+		var note string
+		switch l := n.(type) {
+		case *ast.Link:
+			note = plainText(l, src)
+		case *ast.AutoLink:
+			note = string(l.Label(src))
+		}
+		n.Parent().ReplaceChild(n.Parent(), n, ast.NewString([]byte(note)))
 	}
 	for _, img := range images {
 		alt := plainText(img, src)
@@ -266,6 +294,40 @@ func isRelativeURL(u string) bool {
 		return false
 	}
 	return parsed.Scheme == "" && parsed.Host == "" && parsed.Opaque == ""
+}
+
+// insideReport reports whether u names a file inside the report folder:
+// relative (isRelativeURL) with no ".." path segment, whether written
+// plainly, percent-encoded or with backslashes.
+func insideReport(u string) bool {
+	if !isRelativeURL(u) {
+		return false
+	}
+	parsed, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return false
+	}
+	p := strings.ReplaceAll(parsed.Path, `\`, "/")
+	if dec, err := url.PathUnescape(p); err == nil {
+		p = strings.ReplaceAll(dec, `\`, "/")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// allowedLink: an analysis may link inside the report folder or to an
+// https address; nothing else (no javascript:, file:, http:, data:, mailto:,
+// absolute paths or ".." out of the report).
+func allowedLink(u string) bool {
+	if insideReport(u) {
+		return true
+	}
+	parsed, err := url.Parse(strings.TrimSpace(u))
+	return err == nil && parsed.Scheme == "https" && parsed.Host != "" && parsed.User == nil
 }
 
 // plainText collects the text of n's descendants (an image's alt text).
