@@ -280,10 +280,30 @@ func logTensors(s string) []engine.Tensor {
 			break
 		}
 		name := strings.Join(strings.Fields(strings.TrimLeft(s[:open], ", ")), " ")
-		out = append(out, engine.Tensor{Name: name, Format: strings.TrimSpace(s[open+1 : end])})
+		format := strings.TrimSpace(s[open+1 : end])
+		out = append(out, engine.Tensor{Name: name, Format: format, Dims: logDims(format)})
 		s = s[end+1:]
 	}
 	return out
+}
+
+// logDims reads the dimensions of "Half(1,2,200,200)"; nil when the
+// tuple is not plain numbers (a vectorised "1:32" or a dynamic "-1").
+func logDims(format string) []int64 {
+	_, rest, ok := strings.Cut(format, "(")
+	inner, _, ok2 := strings.Cut(rest, ")")
+	if !ok || !ok2 || inner == "" {
+		return nil
+	}
+	var dims []int64
+	for d := range strings.SplitSeq(inner, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(d), 10, 64)
+		if err != nil || v < 0 || v > 1<<40 {
+			return nil
+		}
+		dims = append(dims, v)
+	}
+	return dims
 }
 
 // traceRe is trtexec's trace line: "Average on 10 runs - GPU latency: 9.05

@@ -192,7 +192,7 @@ func TestLogFragments(t *testing.T) {
 		{"layer information, 8.0 decimal tactic", "[V] [TRT] Layer(FusedConvActConvolution): conv1 + relu1, Tactic: 8650751, input[Float(3,224,224)] -> relu1[Half(64,112,112)]\n",
 			func(t *testing.T, runs []engine.Run) {
 				l := runs[0].Log.Layers[0].Layer
-				if l.Type != "FusedConvActConvolution" || l.TacticValue != "8650751" || l.Inputs[0].Format != "Float(3,224,224)" || l.Outputs[0].Name != "relu1" || l.Outputs[0].Format != "Half(64,112,112)" {
+				if l.Type != "FusedConvActConvolution" || l.TacticValue != "8650751" || l.Inputs[0].Format != "Float(3,224,224)" || l.Outputs[0].Name != "relu1" || l.Outputs[0].Format != "Half(64,112,112)" || len(l.Outputs[0].Dims) != 3 || l.Outputs[0].Dims[2] != 112 {
 					t.Errorf("layer %+v", l)
 				}
 			}},
