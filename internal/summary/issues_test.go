@@ -50,29 +50,30 @@ func TestIssueLeads(t *testing.T) {
 		out.WriteString(e.Name() + "\n  expected (" + res.Kind + "): " + res.ExpectedFirstProblem + "\n")
 		for _, block := range strings.Split(buf.String(), "\nbackend ")[1:] {
 			label, _, _ := strings.Cut(block, ":")
-			lead := ""
+			var finding, overview, msg string
 			for line := range strings.SplitSeq(block, "\n") {
-				if strings.HasPrefix(line, "  1. ") || strings.HasPrefix(line, "  · ") {
-					lead = strings.TrimSpace(line)
-					break
+				switch {
+				case finding == "" && strings.HasPrefix(line, "  1. "):
+					finding = strings.TrimSpace(line)
+				case overview == "" && strings.HasPrefix(line, "  · "):
+					// The item's title, not its evidence.
+					overview, _, _ = strings.Cut(strings.TrimSpace(line), ": ")
+				case msg == "" && (strings.HasPrefix(line, "  error: ") || strings.HasPrefix(line, "  warning: ")):
+					msg = strings.TrimSpace(line)
 				}
 			}
-			if lead == "" {
-				for line := range strings.SplitSeq(block, "\n") {
-					if strings.HasPrefix(line, "  error: ") || strings.HasPrefix(line, "  warning: ") {
-						lead = "(no finding or overview) " + strings.TrimSpace(line)
-						break
-					}
-				}
-			}
-			if lead == "" {
+			if finding == "" && overview == "" && msg == "" {
 				t.Errorf("%s backend %s leads with nothing", e.Name(), label)
 			}
-			title := lead
-			if strings.HasPrefix(lead, "· ") {
-				title, _, _ = strings.Cut(lead, ": ") // the item's title, not its evidence
+			if finding != "" {
+				out.WriteString("  " + label + " first finding: " + finding + "\n")
 			}
-			out.WriteString("  " + label + ": " + title + "\n")
+			if overview != "" {
+				out.WriteString("  " + label + " first overview: " + overview + "\n")
+			}
+			if finding == "" && overview == "" {
+				out.WriteString("  " + label + " (no finding or overview) " + msg + "\n")
+			}
 		}
 	}
 	golden.Check(t, filepath.Join("testdata", "issues-leads.golden"), out.Bytes())
