@@ -210,6 +210,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		out.Timing = nil
 	}
 	out.Runs = sweepRows(in, analysedRun)
+	markLogRun(out.Runs, in)
 	// The model section, the engine memory and partitions, and the
 	// findings only read the backend, and the findings need nothing of the
 	// others but DynamicDims: compute that first, then run the findings

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/inputs"
 )
 
 // TestLogOverviewItems: each log item fires on a generated log that holds
@@ -92,5 +94,41 @@ func TestLogMeasuredCompared(t *testing.T) {
 	compareLogMeasured(one)
 	if len(one[0].Overview) != 1 {
 		t.Error("a single backend was compared")
+	}
+}
+
+// TestLogSweepRuns: a log of two trtexec runs, each with its per-layer
+// table, analyses the first table and lists both runs with their layer
+// sums and measured GPU compute.
+func TestLogSweepRuns(t *testing.T) {
+	text := "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=a.engine --dumpProfile\n" +
+		"[I] GPU Compute Time: min = 1 ms, max = 1 ms, mean = 1 ms, median = 1 ms, percentile(99%) = 1 ms\n" +
+		"[I] === Profile (100 iterations ) ===\n[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\n" +
+		"[I]       60.00       0.6000       0.6000      60.0   conv1\n[I]       40.00       0.4000       0.4000      40.0   pool1\n" +
+		"&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=a.engine --dumpProfile\n" +
+		"[I] GPU Compute Time: min = 2 ms, max = 2 ms, mean = 2 ms, median = 2 ms, percentile(99%) = 2 ms\n" +
+		"[I] === Profile (100 iterations ) ===\n[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\n" +
+		"[I]      120.00       1.2000       1.2000      60.0   conv1\n[I]       80.00       0.8000       0.8000      40.0   pool1\n"
+	runs, err := dump.ParseTrtexecLog([]byte(text))
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	const path = "/x/sweep.log"
+	in := inputs.Backend{Logs: []inputs.Companion{{Path: path, Runs: runs}},
+		ProfileLog: path, Profile: &runs[0].Log.Tables[0].Profile, ProfileTable: &runs[0].Log.Tables[0], ProfileRun: 1}
+	sc := &discover.Scope{Backends: []discover.Backend{{Label: "sweep", LogPaths: []string{path}, FromLog: true}}}
+	d, err := AnalyzeParsed(sc, inputs.InMemory(nil, in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := d.Results[0]
+	if b.Validation.AnalysisMode != contract.ModeProfileOnly || len(b.Runs) != 2 {
+		t.Fatalf("mode %s, %d runs", b.Validation.AnalysisMode, len(b.Runs))
+	}
+	if !b.Runs[0].Analysed || b.Runs[1].Analysed || *b.Runs[1].LayerSumMs != 2 || *b.Runs[1].GPUComputeMedianMs != 2 {
+		t.Errorf("runs %+v %+v", b.Runs[0], b.Runs[1])
+	}
+	if src := b.Timing.Measured.Source; src.Lines == nil || *src.Lines != "2" {
+		t.Errorf("measured source %+v", src)
 	}
 }

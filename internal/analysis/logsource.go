@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/inputs"
@@ -156,4 +157,35 @@ func rerunAdvice(label string, rel release) string {
 		text += fmt.Sprintf(" (TensorRT %s's trtexec has no %s; --verbose makes its build log list each layer with its tactic and formats)", rel.text, strings.Join(missing, ", "))
 	}
 	return text
+}
+
+// markLogRun fills, in the runs table of a log holding several runs, the
+// layer sum of each run that printed a per-layer table, and marks the run
+// whose table is the backend's profile.
+func markLogRun(rows []contract.RunRow, in inputs.Backend) {
+	if in.ProfileLog == "" || in.ProfileRun < 1 || in.ProfileRun > len(rows) {
+		return
+	}
+	for _, c := range in.Logs {
+		if c.Err != nil || len(c.Runs) < 2 {
+			continue
+		}
+		if c.Path != in.ProfileLog || len(c.Runs) != len(rows) {
+			return // the table lists another log's runs
+		}
+		for i, r := range c.Runs {
+			if r.Log == nil || len(r.Log.Tables) == 0 {
+				continue
+			}
+			sum := 0.0
+			for _, rec := range r.Log.Tables[0].Profile.Records {
+				sum += rec.AverageMs
+			}
+			sum = sig6(sum)
+			k := len(r.Log.Tables[0].Profile.Records)
+			rows[i].LayerSumMs, rows[i].ProfileRecords = &sum, &k
+		}
+		rows[in.ProfileRun-1].Analysed = true
+		return
+	}
 }
