@@ -629,6 +629,14 @@ func hostileCases() []hostile {
 			e.pair(okLayers, okProfile)
 			return []string{"package", e.in, "--report-dir", e.out}
 		}},
+		hostile{name: "package/--report-dir is the input folder", code: 2, msg: "not empty", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"package", e.in, "--report-dir", e.in}
+		}},
+		hostile{name: "package/--report-dir is an input file", code: 2, msg: "is a file", setup: func(e *env) []string {
+			e.pair(okLayers, okProfile)
+			return []string{"package", e.in, "--report-dir", filepath.Join(e.in, "profile_x.json")}
+		}},
 		hostile{name: "package/--report-dir is a file", code: 2, msg: "is a file", setup: func(e *env) []string {
 			e.pair(okLayers, okProfile)
 			return []string{"package", e.in, "--report-dir", e.prev}
