@@ -82,7 +82,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	case b.LayerPath == "" && b.ProfilePath == "":
 		msgs.error(CodeLogWithoutLayers, logWithoutLayersText(b, in))
 	case b.LayerPath == "":
-		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in, analysedRun)))))
+		msgs.error(CodeMissingLayerInfo, fmt.Sprintf("no layer info for backend %q: %s has timing but no layers beside it; %s", b.Label, filepath.Base(b.ProfilePath), layerInfoHint(b.Label, releaseOf(runsOf(in, analysedRun), &in))))
 	case in.LayerInfoErr != nil:
 		msgs.error(readError(sideLayerInfo, b.LayerPath, in.LayerInfoErr))
 	case in.LayerInfo.NamesOnly:
@@ -208,6 +208,9 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
 	if out.Timing != nil && out.Timing.Measured == nil && len(out.Records) == 0 && v.AnalysisMode == contract.ModeUnusable {
 		out.Timing = nil
+	}
+	if out.Build == nil || out.Build.TensorRTVersion == nil {
+		out.TensorRTRange = tensorRTRange(&in, recs, &msgs)
 	}
 	out.Runs = sweepRows(in, analysedRun)
 	markLogRun(out.Runs, in)

@@ -31,6 +31,8 @@ const (
 	CodeProfileFromLog       = "profile_from_log_table"
 	CodeLayerInfoFromLog     = "layer_info_from_log"
 	CodeLogWithoutLayers     = "log_without_per_layer_data"
+	// CodeVersionRange: the file formats disagree on the TensorRT release.
+	CodeVersionRange = "tensorrt_range_conflict"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",
 	// "layer_info_json_malformed", "layer_info_unreadable".
 	sideLayerInfo = "layer_info"

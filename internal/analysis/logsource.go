@@ -90,7 +90,7 @@ func logWithoutLayersText(b discover.Backend, in inputs.Backend) string {
 		held = strings.Join(dedupe(has), ", ")
 	}
 	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; %s, and keep the whole console output",
-		b.Label, name, held, rerunAdvice(b.Label, releaseOf(runsOf(in, 0))))
+		b.Label, name, held, rerunAdvice(b.Label, releaseOf(runsOf(in, 0), &in)))
 }
 
 // logHolds names what one log run holds, with its lines.
@@ -144,8 +144,8 @@ func rerunAdvice(label string, rel release) string {
 	var flags, missing []string
 	for _, f := range want {
 		name, _, _ := strings.Cut(f, "=")
-		if !rel.v.IsZero() {
-			if ok, _ := trtexecflags.Supported(name, rel.v); !ok {
+		if !rel.r.IsZero() {
+			if ok, _ := trtexecflags.SupportedIn(name, rel.r); !ok {
 				missing = append(missing, name)
 				continue
 			}

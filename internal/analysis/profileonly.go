@@ -6,6 +6,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/inputs"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
@@ -13,25 +14,33 @@ import (
 // CodeProfileOnly says a failed backend still has timing from its profile.
 const CodeProfileOnly = "profile_only"
 
-// release is the TensorRT release the companions name: the version a log
-// or metadata printed, else the family its layout fits ("7.x").
+// release is the TensorRT release of a backend: the version a log or
+// metadata printed, else the family a log's layout fits ("7.x"), else the
+// range the file formats fit.
 type release struct {
-	v    trtexecflags.Version // zero when unknown
-	text string               // as printed, "" when unknown
+	r    trtexecflags.Range // zero when unknown
+	text string             // as printed, "" when unknown
 }
 
-func releaseOf(runs []sourcedRun) release {
+func releaseOf(runs []sourcedRun, in *inputs.Backend) release {
 	for _, s := range runs {
 		if s.r.Version != "" {
 			if v, err := trtexecflags.ParseVersion(s.r.Version); err == nil {
-				return release{v: v, text: s.r.Version}
+				return release{r: trtexecflags.Exactly(v), text: s.r.Version}
 			}
 		}
 	}
 	for _, s := range runs {
 		if s.r.Era == "7.x" {
-			return release{v: trtexecflags.V(7, 0), text: "7.x"}
+			return release{r: trtexecflags.Exactly(trtexecflags.V(7, 0)), text: "7.x"}
 		}
+	}
+	var recs []engine.ProfileRecord
+	if p := profileOf(in); p != nil {
+		recs = p.Records
+	}
+	if r, _, _ := inferRange(in, recs); !r.IsZero() {
+		return release{r: r, text: r.String() + " (inferred from the file formats)"}
 	}
 	return release{}
 }
@@ -41,12 +50,16 @@ func releaseOf(runs []sourcedRun) release {
 // with detailed verbosity; before, a newer release or the verbose build
 // log, since those trtexecs cannot export layer information at all.
 func layerInfoHint(label string, rel release) string {
-	if !rel.v.IsZero() {
-		if ok, _ := trtexecflags.Supported("--exportLayerInfo", rel.v); !ok {
-			return fmt.Sprintf("TensorRT %s's trtexec cannot export layer information (--exportLayerInfo and --profilingVerbosity came with TensorRT 8.2): "+
+	if !rel.r.IsZero() {
+		if ok, _ := trtexecflags.SupportedIn("--exportLayerInfo", rel.r); !ok {
+			who := fmt.Sprintf("TensorRT %s's trtexec cannot", rel.text)
+			if ok, _ := trtexecflags.SupportedIn("--exportLayerInfo", trtexecflags.Exactly(rel.r.Hi)); ok || rel.r.Hi.IsZero() {
+				who = fmt.Sprintf("these files fit TensorRT %s, whose trtexec may not", rel.text)
+			}
+			return fmt.Sprintf("%s export layer information (--exportLayerInfo and --profilingVerbosity came with TensorRT 8.2): "+
 				"rebuild the engine with TensorRT 8.2 or newer and run trtexec --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json --exportProfile=profile_%s.json, "+
 				"or rerun this trtexec with --verbose, whose build log lists each layer with its tactic and formats; meanwhile the profile alone is analysed (profile_only)",
-				rel.text, label, label)
+				who, label, label)
 		}
 	}
 	return fmt.Sprintf("export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or, when the layer info lies under another name, analyse the two files together as one backend); meanwhile the profile alone is analysed (profile_only)", label)

@@ -124,6 +124,12 @@ func (e enc) backend(v *Backend, s *stream) error {
 	} else {
 		e.build(v.Build)
 	}
+	e.Key(false, "tensorrt_range")
+	if v.TensorRTRange == nil {
+		e.Null()
+	} else {
+		e.versionRange(v.TensorRTRange)
+	}
 	e.Key(false, "model")
 	e.model(&v.Model)
 	e.Key(false, "engines")
@@ -737,6 +743,18 @@ func (e enc) build(v *Build) {
 	e.Strs(v.Warnings)
 	e.Key(false, "sources")
 	e.Strs(v.Sources)
+	e.Buf = append(e.Buf, '}')
+}
+
+// versionRange writes a VersionRange object.
+func (e enc) versionRange(v *VersionRange) {
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "min")
+	e.Str(v.Min)
+	e.Key(false, "max")
+	e.OptStr(v.Max)
+	e.Key(false, "evidence")
+	e.Strs(v.Evidence)
 	e.Buf = append(e.Buf, '}')
 }
 

@@ -92,8 +92,14 @@ type Backend struct {
 	Timing       *Timing           `json:"timing"`
 	Device       *Device           `json:"device"`
 	Build        *Build            `json:"build"`
-	Model        Model             `json:"model"`
-	Engines      Engines           `json:"engines"`
+	// TensorRTRange is the TensorRT releases the backend's files fit when
+	// no log or metadata names the version (build.tensorrt_version null):
+	// inferred from their formats. Advice names only flags every release
+	// of the range accepts. Null when a version is named or nothing is
+	// known (absent in older files).
+	TensorRTRange *VersionRange `json:"tensorrt_range"`
+	Model         Model         `json:"model"`
+	Engines       Engines       `json:"engines"`
 	// Runs is the table of a sweep: one row per trtexec run when the
 	// profile or the trtexec log holds several; empty otherwise.
 	Runs []RunRow `json:"runs"`
@@ -422,6 +428,15 @@ type Build struct {
 	Options         []Option `json:"options"` // every build option as printed
 	Warnings        []string `json:"warnings"`
 	Sources         []string `json:"sources"` // base names
+}
+
+// VersionRange is the TensorRT releases Min..Max ("7.0".."8.2") a
+// backend's files fit, with the format facts that bound it.
+type VersionRange struct {
+	Min string `json:"min"`
+	// Max is null when no newest release is known.
+	Max      *string  `json:"max"`
+	Evidence []string `json:"evidence"`
 }
 
 // Option is one trtexec option as printed.

@@ -12,13 +12,16 @@ import (
 // are carved from its slabs so a 200k-layer dump costs few allocations.
 type decoder struct {
 	scanner
-	tensors    []engine.Tensor // scratch for one tensor list
-	params     []engine.Param  // scratch for one layer's params
-	extra      []engine.Param  // scratch for one tensor's extra keys
-	dims       []int64         // scratch for one Dimensions list
-	tensorSlab slab[engine.Tensor]
-	paramSlab  slab[engine.Param]
-	dimSlab    slab[int64]
+	tensors []engine.Tensor // scratch for one tensor list
+	params  []engine.Param  // scratch for one layer's params
+	extra   []engine.Param  // scratch for one tensor's extra keys
+	dims    []int64         // scratch for one Dimensions list
+	// splitFormat is set by a tensor with separate "Format" and "Datatype"
+	// keys (the newer releases' spelling), a fact that dates the file.
+	splitFormat bool
+	tensorSlab  slab[engine.Tensor]
+	paramSlab   slab[engine.Param]
+	dimSlab     slab[int64]
 	// seen has a bit per known layer key present in the last layer decoded;
 	// the parallel splitter uses it to tell layers from tensors.
 	seen uint32
@@ -248,6 +251,7 @@ func (d *decoder) tensor(field string, idx, ti int) engine.Tensor {
 	}
 	if t.Format == "" {
 		t.Format = d.joinFormat(format, dtype)
+		d.splitFormat = d.splitFormat || format != "" && dtype != ""
 	}
 	t.Extra = d.paramSlab.take(d.extra)
 	return t

@@ -58,6 +58,7 @@ func ParseLayerInfo(data []byte) (li *engine.LayerInfo, err error) {
 		d.failAt(d.pos, CodeNotLayerInfo, "the root of the file is "+d.valueKind()+", not an object or a list", fixNotLayerInfo)
 	}
 	d.finish()
+	li.SplitFormat = d.splitFormat
 	if len(li.Layers) == 0 {
 		return nil, errPlain(CodeEmpty, "the layer-info file lists no layers; re-export it with trtexec --exportLayerInfo=F --profilingVerbosity=detailed from a built engine")
 	}
@@ -143,6 +144,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\
 // ioList reads Bindings (names) or TensorRT 11 "I/O Tensors" (objects).
 func (d *decoder) ioList(li *engine.LayerInfo, field string) {
 	li.HasIODeclaration = true
+	li.IOTensorObjects = li.IOTensorObjects || field == "I/O Tensors"
 	switch d.peek() {
 	case 'n':
 		d.literal()

@@ -128,6 +128,9 @@ func TestLayerInfoTRT11IOTensorsSplitFormat(t *testing.T) {
 	if li.IO[1].IOMode != "Output" {
 		t.Errorf("IO[1] = %+v", li.IO[1])
 	}
+	if !li.IOTensorObjects || !li.SplitFormat {
+		t.Errorf("format facts: I/O Tensors %v, split Format/Datatype %v; want both", li.IOTensorObjects, li.SplitFormat)
+	}
 }
 
 func TestLayerInfoVariants(t *testing.T) {

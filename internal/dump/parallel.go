@@ -44,6 +44,8 @@ type helperResult struct {
 	layers *chunked[engine.Layer]
 	end    int  // offset after the list's closing ']'
 	ok     bool // the helper decoded to the end of the list without error
+	// splitFormat: the helper met a tensor with split Format/Datatype keys.
+	splitFormat bool
 }
 
 // layerObjectsParallel decodes a large layer list with two goroutines and
@@ -110,6 +112,7 @@ func (d *decoder) layerObjectsParallel() []engine.Layer {
 				return flattenLayers(&out)
 			}
 			d.pos = res.end
+			d.splitFormat = d.splitFormat || res.splitFormat
 			d.depth--
 			parallelJoins.Add(1)
 			return flattenLayers(&out, res.layers)
@@ -158,7 +161,7 @@ func (h *decoder) speculate(sig []byte, mask uint32, from int, sh *split) (res h
 		if sh.stop.Load() {
 			return helperResult{}
 		}
-		return helperResult{layers: out, end: h.pos, ok: true}
+		return helperResult{layers: out, end: h.pos, ok: true, splitFormat: h.splitFormat}
 	}
 	sh.publish(splitGaveUp)
 	return helperResult{}

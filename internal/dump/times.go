@@ -101,6 +101,9 @@ func timesOf(recs []timesRecord) (*engine.Times, error) {
 		if r.StartEnqMs != nil && r.EndEnqMs != nil && *r.EndEnqMs >= *r.StartEnqMs {
 			t.EnqueueMs = append(t.EnqueueMs, *r.EndEnqMs-*r.StartEnqMs)
 		}
+		if r.H2DMs == nil && r.InMs != nil {
+			t.TRT7Keys = true
+		}
 		if h := firstOf(r.H2DMs, r.InMs); h != nil {
 			t.H2DMs = append(t.H2DMs, *h)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/corpustest"
@@ -43,6 +44,9 @@ func TestParseTimes(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got.LatencyMs, tt.latency) || !reflect.DeepEqual(got.ComputeMs, tt.compute) {
 				t.Errorf("got %v / %v, want %v / %v", got.LatencyMs, got.ComputeMs, tt.latency, tt.compute)
+			}
+			if want := strings.Contains(tt.in, "inMs"); got.TRT7Keys != want {
+				t.Errorf("TRT7Keys %v, want %v", got.TRT7Keys, want)
 			}
 		})
 	}

@@ -71,6 +71,11 @@ type LayerInfo struct {
 	// HasIODeclaration is false when the dump declares no Bindings or I/O
 	// Tensors at all (bare lists), so graph inputs must be inferred.
 	HasIODeclaration bool
+	// Format facts that date the file (see analysis' TensorRT range):
+	// IOTensorObjects is the TensorRT 11 "I/O Tensors" key (older releases
+	// write "Bindings"); SplitFormat is a tensor with separate "Format" and
+	// "Datatype" keys instead of "Format/Datatype".
+	IOTensorObjects, SplitFormat bool
 }
 
 // ProfileRecord is one per-layer timing record.
@@ -110,4 +115,7 @@ type Times struct {
 	EnqueueMs []float64 // endEnqMs - startEnqMs; empty when absent
 	H2DMs     []float64 // h2dMs (TensorRT 8+) or inMs (TensorRT 7); empty when absent
 	D2HMs     []float64 // d2hMs or outMs; empty when absent
+	// TRT7Keys is true when the transfers are inMs/outMs (TensorRT 7's
+	// trtexec; 8.0 renamed them h2dMs/d2hMs).
+	TRT7Keys bool
 }

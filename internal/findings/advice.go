@@ -10,21 +10,41 @@ import (
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
-// trtVersion is the backend's TensorRT version from its build facts; zero
+// trtVersion is the backend's TensorRT release(s): the version its build
+// facts name, else the range its file formats fit (tensorrt_range); zero
 // when unknown.
-func trtVersion(b *contract.Backend) trtexecflags.Version {
+func trtVersion(b *contract.Backend) trtexecflags.Range {
 	if b.Build != nil && b.Build.TensorRTVersion != nil {
 		if v, err := trtexecflags.ParseVersion(*b.Build.TensorRTVersion); err == nil {
-			return v
+			return trtexecflags.Exactly(v)
 		}
 	}
-	return trtexecflags.Version{}
+	return RangeOf(b.TensorRTRange)
+}
+
+// RangeOf reads a contract version range; zero for nil or unreadable.
+func RangeOf(vr *contract.VersionRange) trtexecflags.Range {
+	if vr == nil {
+		return trtexecflags.Range{}
+	}
+	lo, err := trtexecflags.ParseVersion(vr.Min)
+	if err != nil {
+		return trtexecflags.Range{}
+	}
+	r := trtexecflags.Range{Lo: lo}
+	if vr.Max != nil {
+		if hi, err := trtexecflags.ParseVersion(*vr.Max); err == nil {
+			r.Hi = hi
+		}
+	}
+	return r
 }
 
 // has reports whether the backend's trtexec takes a flag (with its value):
-// advice names only flags that exist in that TensorRT version.
+// advice names only flags that exist in every TensorRT release the backend
+// may have been built with.
 func (c *ctx) has(flag string) bool {
-	ok, _ := trtexecflags.Supported(flag, c.trt)
+	ok, _ := trtexecflags.SupportedIn(flag, c.trt)
 	return ok
 }
 
@@ -110,6 +130,9 @@ func layerPrecisionsArg(spec string) string {
 
 // unaddressableWhy says why none of recs can be named in --layerPrecisions.
 func (c *ctx) unaddressableWhy(recs []*contract.Record) string {
+	if !c.has("--layerPrecisions=x:fp16") {
+		return "carry names TensorRT made while fusing, which no per-layer precision setting can address"
+	}
 	for _, r := range recs {
 		if l := c.layer(r); !builderName(l) && !typableName(l.Name) {
 			return "carry names that --layerPrecisions cannot address (made by TensorRT while fusing, or holding a blank, ',', ':', a quote or an invisible character)"

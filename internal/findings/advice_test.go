@@ -43,23 +43,42 @@ var quotedOptionRE = regexp.MustCompile(`'--[A-Za-z][^']*'(?:\\''[^']*')*`)
 // tf2onnx), not trtexec's.
 var otherTools = map[string]bool{"--fold-constants": true, "--inputs-as-nchw": true}
 
-// checkAdvice fails when a next_check names a trtexec option that the
-// backend's TensorRT version does not have, or passes --layerPrecisions a
-// name trtexec cannot address (fused, Myelin, Q/DQ names).
+// checkAdvice fails when a next_check, an action or a message names a
+// trtexec option that one of the backend's TensorRT releases (the version
+// its logs or metadata name, else the range its file formats fit) does not
+// have, or passes --layerPrecisions a name trtexec cannot address (fused,
+// Myelin, Q/DQ names).
 func checkAdvice(t *testing.T, where string, b *contract.Backend) {
 	t.Helper()
-	v := trtexecflags.Version{}
+	v := trtexecflags.Range{}
 	if b.Build != nil && b.Build.TensorRTVersion != nil {
-		v, _ = trtexecflags.ParseVersion(*b.Build.TensorRTVersion)
+		x, _ := trtexecflags.ParseVersion(*b.Build.TensorRTVersion)
+		v = trtexecflags.Exactly(x)
+	} else {
+		v = findings.RangeOf(b.TensorRTRange)
 	}
+	type said struct{ id, text string }
+	var texts []said
 	for _, f := range b.Issues {
-		for _, text := range []string{f.NextCheck, f.Action} {
+		texts = append(texts, said{f.ID, f.NextCheck}, said{f.ID, f.Action})
+	}
+	for _, m := range b.Validation.Messages {
+		if !strings.Contains(m.Message, "TensorRT 8.2 or newer and run") { // advice for a newer release, said so
+			texts = append(texts, said{m.Code, m.Message})
+		}
+	}
+	for _, o := range b.Overview {
+		texts = append(texts, said{o.ID, strings.Join(o.Evidence, " ")})
+	}
+	for _, s := range texts {
+		f := struct{ ID string }{s.id}
+		for _, text := range []string{s.text} {
 			for _, flag := range optionWords(text) {
 				name, value, _ := strings.Cut(flag, "=")
 				if otherTools[name] {
 					continue
 				}
-				if ok, why := trtexecflags.Supported(flag, v); !ok {
+				if ok, why := trtexecflags.SupportedIn(flag, v); !ok {
 					t.Errorf("%s %s: %s in %q: %s", where, f.ID, flag, text, why)
 				}
 				if name == "--layerPrecisions" {

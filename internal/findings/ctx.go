@@ -44,7 +44,7 @@ type ctx struct {
 	// minor are candidate findings priced under limits.minFindingPct: not
 	// scored, listed in the overview so nothing measured is hidden.
 	minor []contract.Finding
-	trt   trtexecflags.Version // the backend's TensorRT version; zero when unknown
+	trt   trtexecflags.Range // the backend's TensorRT release(s); zero when unknown
 	// cause maps a layer to the finding that owns it, for the overview's
 	// descriptions (set once the findings are ranked).
 	cause map[int]string

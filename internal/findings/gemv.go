@@ -202,7 +202,7 @@ func (c *ctx) narrowerWeights() string {
 	switch {
 	case c.trt.IsZero():
 		opts = append(opts, "INT4 weight-only (W4A16, e.g. ModelOpt INT4 AWQ; TensorRT 10 or newer)")
-	case !c.trt.Less(trtexecflags.V(10, 0)):
+	case !c.trt.Lo.Less(trtexecflags.V(10, 0)):
 		opts = append(opts, "INT4 weight-only (W4A16, e.g. ModelOpt INT4 AWQ)")
 	}
 	return strings.Join(opts, "; ")

@@ -25,6 +25,9 @@ func evalInt8GemmFP16(c *ctx) *contract.Finding {
 		fmt.Sprintf("The build targets INT8 without Q/DQ (%s), yet %d GEMMs inside Myelin regions run in FP16: %.4f ms (%.2f%% of the profile): %s.",
 			why, len(recs), sumMs(recs), c.pct(sumMs(recs)), c.topNames(recs, 3)),
 		"Implicit (calibration) INT8 does not quantize GEMMs that Myelin compiles; explicit Q/DQ does.")
-	f.Action = "Quantize the transformer explicitly (Q/DQ before each MatMul, e.g. with NVIDIA ModelOpt) instead of relying on --int8 calibration."
+	f.Action = "Quantize the transformer explicitly (Q/DQ before each MatMul, e.g. with NVIDIA ModelOpt) instead of relying on implicit (calibration) INT8."
+	if c.has("--int8") {
+		f.Action = "Quantize the transformer explicitly (Q/DQ before each MatMul, e.g. with NVIDIA ModelOpt) instead of relying on --int8 calibration."
+	}
 	return f
 }

@@ -14,10 +14,20 @@ import (
 // Lines about the engine itself: TensorRT version, graph shape, memory
 // and the roofline.
 
-// trtVersion is the backend's TensorRT version, "" when unknown.
+// trtVersion is the backend's TensorRT version, or the range its file
+// formats fit ("7.0–8.2 (from file formats)"), "" when unknown.
 func trtVersion(b *contract.Backend) string {
 	if b.Build != nil && b.Build.TensorRTVersion != nil {
 		return *b.Build.TensorRTVersion
+	}
+	if r := b.TensorRTRange; r != nil {
+		if r.Max == nil {
+			return r.Min + " or newer (from file formats)"
+		}
+		if *r.Max == r.Min {
+			return r.Min + " (from file formats)"
+		}
+		return r.Min + "–" + *r.Max + " (from file formats)"
 	}
 	return ""
 }

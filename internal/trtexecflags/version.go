@@ -61,3 +61,86 @@ func ParseVersion(s string) (Version, error) {
 	}
 	return Version{Major: major, Minor: minor}, nil
 }
+
+// Range is the releases Lo ≤ v ≤ Hi a backend's files fit when no log or
+// metadata names its TensorRT version: what the file formats imply (a
+// profile without medianMs was written before 8.4, "I/O Tensors" from
+// 11.0 on, …). A zero Hi means no newest release is known (any release
+// from Lo on, including releases newer than Latest); the zero Range means
+// nothing is known.
+type Range struct{ Lo, Hi Version }
+
+// Exactly is the Range of one known release.
+func Exactly(v Version) Range { return Range{Lo: v, Hi: v} }
+
+// IsZero reports whether nothing is known.
+func (r Range) IsZero() bool { return r.Lo.IsZero() && r.Hi.IsZero() }
+
+// Contains reports whether release v is in r.
+func (r Range) Contains(v Version) bool {
+	return !v.Less(r.Lo) && (r.Hi.IsZero() || !r.Hi.Less(v))
+}
+
+// Intersect is the releases in both r and o; ok is false when none are.
+func (r Range) Intersect(o Range) (Range, bool) {
+	out := r
+	if out.Lo.Less(o.Lo) {
+		out.Lo = o.Lo
+	}
+	if !o.Hi.IsZero() && (out.Hi.IsZero() || o.Hi.Less(out.Hi)) {
+		out.Hi = o.Hi
+	}
+	return out, out.Hi.IsZero() || !out.Hi.Less(out.Lo)
+}
+
+// String is "8.6", "7.0–8.2", "8.4 or newer" or "unknown".
+func (r Range) String() string {
+	switch {
+	case r.IsZero():
+		return "unknown"
+	case r.Hi.IsZero():
+		return r.Lo.String() + " or newer"
+	case r.Lo == r.Hi:
+		return r.Lo.String()
+	}
+	return r.Lo.String() + "–" + r.Hi.String()
+}
+
+// releasesIn are the releases of the table in r (the oldest release of a
+// range below Oldest counts as Oldest).
+func releasesIn(r Range) []Version {
+	var out []Version
+	for _, v := range Releases {
+		if r.Contains(v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 && !r.Lo.IsZero() {
+		out = append(out, r.Lo) // a release the table does not list: check it as given
+	}
+	return out
+}
+
+// SupportedIn reports whether every release in r accepts flag ("--name" or
+// "--name=value"), so that advice naming it runs whichever release of the
+// range wrote the files. The zero Range is the unknown version (see
+// Supported). why names the releases that reject it.
+func SupportedIn(flag string, r Range) (ok bool, why string) {
+	if r.IsZero() {
+		return Supported(flag, Version{})
+	}
+	var bad []Version
+	first := ""
+	for _, v := range releasesIn(r) {
+		if ok, w := Supported(flag, v); !ok {
+			bad = append(bad, v)
+			if first == "" {
+				first = w
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return true, ""
+	}
+	return false, fmt.Sprintf("%s is not accepted by TensorRT %s (of %s): %s", flag, releaseRanges(bad), r, first)
+}

@@ -43,3 +43,38 @@ func TestVersionOrder(t *testing.T) {
 		t.Error("String")
 	}
 }
+
+func TestRange(t *testing.T) {
+	trt7 := Range{Lo: V(7, 0), Hi: V(8, 2)}
+	for _, c := range []struct {
+		flag string
+		r    Range
+		ok   bool
+	}{
+		{"--exportLayerInfo", trt7, false}, // came with 8.2: not in 7.0–8.0
+		{"--profilingVerbosity=detailed", trt7, false},
+		{"--exportProfile", trt7, true},
+		{"--exportTimes", Range{Lo: V(7, 0), Hi: V(7, 2)}, true},
+		{"--separateProfileRun", Range{Lo: V(7, 0), Hi: V(7, 2)}, false}, // 7.2 only
+		{"--exportLayerInfo", Range{Lo: V(8, 2), Hi: V(10, 16)}, true},
+		{"--fp16", Range{Lo: V(8, 4)}, false}, // 11.0 has none
+		{"--fp16", Range{Lo: V(8, 4), Hi: V(10, 16)}, true},
+		{"--fp16", Exactly(V(10, 4)), true},
+		{"--exportLayerInfo", Range{}, true}, // unknown: every release from 8.0 on but 8.0, a warning only
+	} {
+		if ok, why := SupportedIn(c.flag, c.r); ok != c.ok {
+			t.Errorf("SupportedIn(%s, %s) = %v (%s), want %v", c.flag, c.r, ok, why, c.ok)
+		}
+	}
+	if r, ok := trt7.Intersect(Range{Lo: V(8, 0)}); !ok || r != (Range{Lo: V(8, 0), Hi: V(8, 2)}) {
+		t.Errorf("intersect = %v %v", r, ok)
+	}
+	if _, ok := trt7.Intersect(Range{Lo: V(8, 4)}); ok {
+		t.Error("7.0–8.2 and 8.4+ intersect")
+	}
+	for r, want := range map[Range]string{trt7: "7.0–8.2", {Lo: V(8, 4)}: "8.4 or newer", Exactly(V(10, 4)): "10.4", {}: "unknown"} {
+		if got := r.String(); got != want {
+			t.Errorf("%#v.String() = %q, want %q", r, got, want)
+		}
+	}
+}

@@ -204,6 +204,7 @@ export interface Backend {
   timing: Timing | null;
   device?: Device | null;
   build?: Build | null;
+  tensorrt_range?: VersionRange | null;
   model: Model;
   engines: Engines;
   /** A sweep's table: one row per trtexec run when the profile or the trtexec log holds several (batch or shape sweeps appended to one file); empty otherwise. Absent in older files. */
@@ -432,6 +433,16 @@ export interface Device {
   source: string;
   /** How each number was derived. */
   notes: Strings;
+}
+
+/** The TensorRT releases min..max the backend's files fit when no log or metadata names the version (build.tensorrt_version null), inferred from their formats (a profile without medianMs was written before 8.4, layer info exists from 8.2, "I/O Tensors" from 11.0, ...); every flag in advice is valid for the whole range. Null when a version is named or nothing is known; absent in older files. */
+export interface VersionRange {
+  /** Oldest release, major.minor. */
+  min: string;
+  /** Newest release, major.minor; null when no newest release is known. */
+  max: string | null;
+  /** The format facts that bound the range, one sentence each. */
+  evidence: Strings;
 }
 
 /** How the engine was built and run, from trtexec logs and TREx build/profile metadata. Absent in older files; null when no such file exists. */
