@@ -249,7 +249,7 @@ func int8OnlyItem(lr logRun) []contract.OverviewItem {
 			Evidence: []string{
 				fmt.Sprintf("%s line %d: %s.", lr.file, f.Line, v),
 				"TensorRT runs a layer in INT8 only where an INT8 kernel exists and is fastest; every other layer (resize, concatenation, small or odd-shaped convolutions, normalisation) takes the fastest precision allowed, which without FP16 is FP32, and that can cancel INT8's gain.",
-				"Build with --int8 --fp16 (or --best) before comparing INT8 with FP16.",
+				"Build with --int8 --fp16 before comparing INT8 with FP16.",
 			},
 			Metrics: map[string]float64{}, Layers: []int{}}}
 	}
