@@ -15,7 +15,6 @@ import (
 	"github.com/trtperf/trtperf/internal/cli"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
-	"github.com/trtperf/trtperf/internal/report"
 )
 
 // packageCLI runs `trtperf package args...` in-process and returns the
@@ -102,14 +101,16 @@ func TestCorpusReport(t *testing.T) {
 }
 
 // TestCorpusAllFailed: the DETR dump has names-only layer info, so its only
-// backend fails; the report is still published and says why.
+// backend fails (profile_only); the report is still published, says what is
+// usable (the profile) and how to get the rest (TestProfileOnlyReport checks
+// the page itself).
 func TestCorpusAllFailed(t *testing.T) {
 	src := filepath.Join(corpustest.Dir(t, corpustest.Reports), "detr-resnet50-int8-layer-names-only")
 	dir := packageCLI(t, src, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
 	p := newPage(t, 60*time.Second)
 	eachViewport(t, p, func(t *testing.T) {
 		p.open(t, fileURL(dir))
-		if got := p.text(t, "#validation h2"); !strings.Contains(got, "not interpretable") {
+		if got := p.text(t, "#validation h2"); !strings.Contains(got, "profile only") {
 			t.Errorf("banner %q", got)
 		}
 		if got := p.text(t, "#validation"); !strings.Contains(got, "--profilingVerbosity=detailed") {
@@ -333,7 +334,7 @@ func TestCorpusGraphMobileNetV2(t *testing.T) {
 			prec := map[int]string{}
 			for _, rec := range b.Records {
 				prec[rec.Layer] = rec.Precision
-				if report.IsConversionType(rec.LayerType) {
+				if isConversion(&rec) {
 					conv++
 				}
 			}

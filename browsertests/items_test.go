@@ -13,7 +13,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
-	"github.com/trtperf/trtperf/internal/report"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
 
@@ -155,7 +155,13 @@ func checkTooltip(t *testing.T, p *page, b *contract.Backend) {
 }
 
 // dataType matches the data type shortLabel writes into an edge label.
-var dataType = regexp.MustCompile(`\b(FP32|FP16|BF16|FP8|INT8|INT32|INT64|BOOL)\b`)
+var dataType = regexp.MustCompile(`(?i)\b(FP32|FP16|BF16|FP8|INT8|INT32|INT64|BOOL)\b`)
+
+// isConversion is the analysis' verdict on a record: its tags make it a
+// storage conversion (layerfacts.ConversionKind).
+func isConversion(r *contract.Record) bool {
+	return layerfacts.ConversionKind(r.Tags, r.FusedOps, r.InputTypes, r.OutputTypes, r.Name) != ""
+}
 
 // checkEdgeLabels: edges carry their tensor's shape and data type, and
 // the canvas draws those labels once zoomed in on a layer.
@@ -264,7 +270,7 @@ func checkConversions(t *testing.T, p *page, b *contract.Backend) {
 	t.Helper()
 	avg := map[int]float64{}
 	for _, r := range b.Records {
-		if report.IsConversionType(r.LayerType) {
+		if isConversion(&r) {
 			avg[r.Layer] = r.AvgMs
 		}
 	}

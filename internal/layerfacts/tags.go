@@ -335,3 +335,66 @@ func (s tagSet) strings() []string {
 	tagSlices.store(uint64(s), out)
 	return out
 }
+
+// Storage conversions: a layer that only changes how a tensor is stored
+// (ConversionKind).
+const (
+	ConvReformat   = "reformat"
+	ConvQuantize   = "quantize"
+	ConvDequantize = "dequantize"
+	ConvCast       = "cast"
+)
+
+// ConversionKind says whether a layer with tags (Facts.Tags, a record's
+// tags) only converts storage, and how: a reformat (layout and/or type), a
+// quantize or dequantize (tag quantize, whatever the LayerType: TensorRT
+// reports some Q/DQ layers as Scale), or a cast; "" for any other layer.
+// A layer that also computes is no conversion: a convolution, GEMM,
+// pooling, softmax, normalization, attention, Myelin region or plugin with
+// a Q/DQ fused in (tag quantize beside its own), or a pointwise fusion of
+// several source ops (fusedOps > 1) that ends in a quantize. Quantize and
+// dequantize are told apart by the data types: a quantized output from an
+// unquantized input is a quantize, the other way a dequantize; by the name
+// when the types do not say.
+func ConversionKind(tags []string, fusedOps int, inTypes, outTypes []string, name string) string {
+	var set tagSet
+	for _, t := range tags {
+		if i, ok := TagIndex(t); ok {
+			set |= 1 << i
+		}
+	}
+	const computes = tConv | tGemm | tPooling | tSoftmax | tNorm | tAttention | tMyelin | tPlugin | tActivation
+	if set&(tQuantize|tReformat|tCast) == 0 || set&computes != 0 {
+		return ""
+	}
+	if set&(tPointwise|tElementwise) != 0 && fusedOps > 1 {
+		return ""
+	}
+	switch {
+	case set&tReformat != 0:
+		return ConvReformat // also one that changes the type to or from INT8
+	case set&tQuantize != 0:
+		in, out := anyQuantized(inTypes), anyQuantized(outTypes)
+		switch {
+		case out && !in:
+			return ConvQuantize
+		case in && !out:
+			return ConvDequantize
+		case strings.Contains(strings.ToLower(name), "dequant"):
+			return ConvDequantize
+		}
+		return ConvQuantize
+	}
+	return ConvCast
+}
+
+// anyQuantized reports whether a data type of ts is a quantized one.
+func anyQuantized(ts []string) bool {
+	for _, t := range ts {
+		switch t {
+		case INT8, UINT8, INT4, FP8, FP4:
+			return true
+		}
+	}
+	return false
+}

@@ -61,7 +61,7 @@ func appendColumns(b []byte, c *columns) ([]byte, error) {
 	for _, col := range []struct {
 		key string
 		v   []int32
-	}{{"type", c.TypeID}, {"precision", c.PrecID}, {"subgraph", c.SubID}, {"myelin", c.Myelin}, {"edge_label", c.EdgeLabel}} {
+	}{{"type", c.TypeID}, {"precision", c.PrecID}, {"subgraph", c.SubID}, {"myelin", c.Myelin}, {"conv", c.Conv}, {"edge_label", c.EdgeLabel}} {
 		b = append(b, `,"`...)
 		b = append(b, col.key...)
 		b = append(b, `":`...)
@@ -76,6 +76,14 @@ func appendColumns(b []byte, c *columns) ([]byte, error) {
 	if b, err = appendFloatColumn(b, "percentage", c.Pct); err != nil {
 		return nil, err
 	}
+	b = append(b, `,"layer":`...)
+	if c.Layer == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendInts(b, c.Layer)
+	}
+	b = append(b, `,"predicted":`...)
+	b = strconv.AppendBool(b, c.Predicted)
 	b = append(b, `,"topo":`...)
 	b = appendTopo(b, c.Topo)
 	b = append(b, `,"edges":`...)

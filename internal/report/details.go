@@ -45,19 +45,45 @@ func checkIndex(d *contract.AnalyzeData, encoded []byte, idx *contract.Index) er
 }
 
 // detailJobs returns one write per details script of backend bi.
-func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *contract.BackendIndex) []func() error {
-	rec := make([]int32, len(b.Layers)) // record of each layer, -1 for none
-	for i := range rec {
-		rec[i] = -1
-	}
-	for i := range b.Records {
-		if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
-			rec[l] = int32(i)
+//
+// With records (a profile_only backend: the rows are its records, see
+// recordRows), row k is record k with its layer, when it has one.
+func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *contract.BackendIndex, records bool) []func() error {
+	n := len(b.Layers)
+	// layer and record of each row, -1 for none
+	lay := make([]int32, 0)
+	rec := make([]int32, n)
+	if records {
+		n = len(b.Records)
+		lay, rec = make([]int32, n), make([]int32, n)
+		for i := range b.Records {
+			lay[i], rec[i] = -1, int32(i)
+			if l := b.Records[i].Layer; l >= 0 && l < len(b.Layers) {
+				lay[i] = int32(l)
+			}
+		}
+	} else {
+		for i := range rec {
+			rec[i] = -1
+		}
+		for i := range b.Records {
+			if l := b.Records[i].Layer; l >= 0 && l < len(rec) {
+				rec[l] = int32(i)
+			}
 		}
 	}
+	layerOf := func(row int) (contract.Span, bool) {
+		if !records {
+			return x.Layers[row], true
+		}
+		if l := lay[row]; l >= 0 {
+			return x.Layers[l], true
+		}
+		return contract.Span{}, false
+	}
 	var jobs []func() error
-	for start := 0; start < len(b.Layers); start += DetailChunk {
-		end := min(start+DetailChunk, len(b.Layers))
+	for start := 0; start < n; start += DetailChunk {
+		end := min(start+DetailChunk, n)
 		c := start / DetailChunk
 		file := filepath.Join(dir, DirDetails, fmt.Sprintf("%d-%d.js", bi, c))
 		jobs = append(jobs, func() error {
@@ -68,7 +94,7 @@ func detailJobs(dir string, bi int, b *contract.Backend, encoded []byte, x *cont
 				// z keeps its first write error and returns it at the end.
 				err := writePacked(w, func(z io.Writer) error {
 					io.WriteString(z, `{"layers":[`)
-					writeSpans(z, encoded, end-start, func(k int) (contract.Span, bool) { return x.Layers[start+k], true })
+					writeSpans(z, encoded, end-start, func(k int) (contract.Span, bool) { return layerOf(start + k) })
 					io.WriteString(z, `],"records":[`)
 					writeSpans(z, encoded, end-start, func(k int) (contract.Span, bool) {
 						if r := rec[start+k]; r >= 0 {

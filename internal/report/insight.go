@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 	"github.com/trtperf/trtperf/internal/namehash"
 )
 
@@ -32,8 +32,12 @@ type topLayer struct {
 
 // topLayers returns the k records with the largest average time, slowest
 // first (ties by layer index).
+//
+// Layer is the row of the report's table: the layer index, or for a
+// profile_only backend (rows are records, see recordRows) the record's.
 func topLayers(b *contract.Backend, k int) []topLayer {
-	if b.Validation.AnalysisMode != contract.ModeLayerProfile {
+	rows := recordRows(b)
+	if b.Validation.AnalysisMode != contract.ModeLayerProfile && !rows {
 		return nil
 	}
 	// Slowest first, ties by layer, then by record. The k best are kept
@@ -45,7 +49,7 @@ func topLayers(b *contract.Backend, k int) []topLayer {
 	}
 	top := make([]int, 0, k+1)
 	for i := range b.Records {
-		if l := b.Records[i].Layer; l < 0 || l >= len(b.Layers) || k <= 0 {
+		if l := b.Records[i].Layer; (!rows && (l < 0 || l >= len(b.Layers))) || k <= 0 {
 			continue
 		}
 		if len(top) == k && !before(i, top[k-1]) {
@@ -65,7 +69,11 @@ func topLayers(b *contract.Backend, k int) []topLayer {
 	out := make([]topLayer, 0, len(top))
 	for _, i := range top {
 		r := &b.Records[i]
-		out = append(out, topLayer{Layer: r.Layer, Name: r.Name, AvgMs: r.AvgMs, Percentage: r.Percentage, LayerType: r.LayerType, Precision: r.Precision})
+		row := r.Layer
+		if rows {
+			row = i
+		}
+		out = append(out, topLayer{Layer: row, Name: r.Name, AvgMs: r.AvgMs, Percentage: r.Percentage, LayerType: r.LayerType, Precision: r.Precision})
 	}
 	return out
 }
@@ -75,9 +83,11 @@ func topLayers(b *contract.Backend, k int) []topLayer {
 type conversion struct {
 	Layer      int     `json:"layer"`
 	Name       string  `json:"name"`
-	Kind       string  `json:"kind"` // reformat, quantize, dequantize
+	Kind       string  `json:"kind"` // layerfacts.ConversionKind: reformat, quantize, dequantize, cast
 	FromFormat string  `json:"from_format"`
 	ToFormat   string  `json:"to_format"`
+	FromLabel  string  `json:"from_label"` // layerfacts.FormatLabel of FromFormat
+	ToLabel    string  `json:"to_label"`
 	FromType   string  `json:"from_type"`
 	ToType     string  `json:"to_type"`
 	Dims       string  `json:"dims"`
@@ -93,39 +103,22 @@ type conversions struct {
 	List   []conversion `json:"list"`
 }
 
-// IsConversionType reports whether a layer type only converts storage
-// (reformat, quantize, dequantize); the report marks these in the graph.
-func IsConversionType(layerType string) bool { return conversionKind(layerType) != "" }
-
-// conversionKind says whether a layer type is a storage conversion.
-func conversionKind(layerType string) string {
-	t := strings.ToLower(layerType)
-	switch {
-	case strings.Contains(t, "dequantiz"):
-		return "dequantize"
-	case strings.Contains(t, "quantiz"):
-		return "quantize"
-	case strings.Contains(t, "reformat"):
-		return "reformat"
-	}
-	return ""
-}
-
 // findConversions lists the conversion layers in topological order with
 // their neighbours, formats and time.
 func findConversions(b *contract.Backend, c *columns) conversions {
 	var out conversions
-	n := len(b.Layers)
+	n := c.N
 	if n == 0 {
 		return out
 	}
-	kinds := make([]string, n)
-	for i := range n {
-		kinds[i] = conversionKind(c.Strings[c.TypeID[i]])
-	}
+	kinds := c.convKind
 	prod := make([][]int, n)
 	cons := make([][]int, n)
-	for _, e := range b.Graph.Edges {
+	edges := b.Graph.Edges
+	if c.Layer != nil {
+		edges = nil // rows are records: no graph
+	}
+	for _, e := range edges {
 		if kinds[e[1]] != "" {
 			prod[e[1]] = append(prod[e[1]], e[0])
 		}
@@ -137,17 +130,24 @@ func findConversions(b *contract.Backend, c *columns) conversions {
 		if kinds[i] == "" {
 			continue
 		}
-		l := &b.Layers[i]
-		cv := conversion{Layer: i, Name: l.Name, Kind: kinds[i], Producers: prod[i], Consumers: cons[i], Timed: c.Timed}
+		l := &contract.Layer{}
+		if li := i; c.Layer == nil {
+			l = &b.Layers[li]
+		} else if li = int(c.Layer[i]); li >= 0 && li < len(b.Layers) {
+			l = &b.Layers[li]
+		}
+		cv := conversion{Layer: i, Name: c.Names[i], Kind: kinds[i], Producers: prod[i], Consumers: cons[i], Timed: c.Timed}
 		if c.Timed {
 			cv.AvgMs = c.Avg[i]
 			out.TimeMs += c.Avg[i]
 		}
 		if len(l.Inputs) > 0 {
-			cv.FromFormat, cv.FromType, cv.Dims = l.Inputs[0].Format, formatPrecision(l.Inputs[0].Format), dims(l.Inputs[0].Dimensions)
+			f := l.Inputs[0].Format
+			cv.FromFormat, cv.FromLabel, cv.FromType, cv.Dims = f, layerfacts.FormatLabel(f), formatPrecision(f), dims(l.Inputs[0].Dimensions)
 		}
 		if len(l.Outputs) > 0 {
-			cv.ToFormat, cv.ToType = l.Outputs[0].Format, formatPrecision(l.Outputs[0].Format)
+			f := l.Outputs[0].Format
+			cv.ToFormat, cv.ToLabel, cv.ToType = f, layerfacts.FormatLabel(f), formatPrecision(f)
 		}
 		out.Count++
 		if len(out.List) < MaxConversions {
@@ -199,6 +199,7 @@ func edgeLabels(b *contract.Backend, st *stringTable) []int32 {
 	type pair struct{ u, v int }
 	var others map[pair]bool // labelled pairs that are no edge
 	var label []byte
+	flabel := map[string]string{} // format → its label
 	for v := range b.Layers {
 		ins := into.of(v)
 		for _, t := range b.Layers[v].Inputs {
@@ -230,8 +231,13 @@ func edgeLabels(b *contract.Backend, st *stringTable) []int32 {
 				}
 				others[pair{u, v}] = true
 			}
+			fl, ok := flabel[t.Format]
+			if !ok {
+				fl = layerfacts.FormatLabel(t.Format)
+				flabel[t.Format] = fl
+			}
 			label = append(appendDims(label[:0], t.Dimensions), '|')
-			id := st.idBytes(append(label, t.Format...))
+			id := st.idBytes(append(label, fl...))
 			if k >= 0 {
 				out[k] = id
 			}

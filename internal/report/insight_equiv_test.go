@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 	"github.com/trtperf/trtperf/internal/report/reporttest"
 )
 
@@ -26,7 +27,7 @@ func edgeLabelsByName(b *contract.Backend, st *stringTable) []int32 {
 				continue
 			}
 			if _, seen := label[pair{u, v}]; !seen {
-				label[pair{u, v}] = st.id(dims(t.Dimensions) + "|" + t.Format)
+				label[pair{u, v}] = st.id(dims(t.Dimensions) + "|" + layerfacts.FormatLabel(t.Format))
 			}
 		}
 	}

@@ -1,26 +1,50 @@
 package report
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
-func TestConversionKind(t *testing.T) {
-	for _, c := range []struct{ typ, want string }{
-		{"Reformat", "reformat"},
-		{"Reformatting CopyNode", "reformat"},
-		{"Quantize", "quantize"},
-		{"QuantizeLinear", "quantize"},
-		{"Dequantize", "dequantize"},
-		{"DequantizeLinear", "dequantize"},
-		{"CaskConvolution", ""},
-		{"", ""},
-	} {
-		if got := conversionKind(c.typ); got != c.want {
-			t.Errorf("conversionKind(%q) = %q, want %q", c.typ, got, c.want)
-		}
+// TestConversionsFromTags: conversions are what the analysis' tags say,
+// not a list of layer types — a Q/DQ layer that TensorRT reports as Scale
+// is one, a convolution with a Q/DQ fused in is not; a layer without a
+// record (layer_only) gets the tags layerfacts derives from it.
+func TestConversionsFromTags(t *testing.T) {
+	b := convBackend()
+	f32, i8 := "Row major linear FP32", "Four wide channel vectorized row major Int8 format"
+	b.Layers[3] = contract.Layer{Name: "QuantizeLinear_7", LayerType: "Scale", Inputs: []contract.Tensor{{Name: "b", Format: f32}}, Outputs: []contract.Tensor{{Name: "d", Format: i8}}}
+	b.Records[3] = contract.Record{Name: "QuantizeLinear_7", Layer: 3, LayerType: "Scale", Precision: "FP32", AvgMs: 0.1, Percentage: 10,
+		Tags: []string{"pointwise", "quantize"}, FusedOps: 1, InputTypes: []string{"FP32"}, OutputTypes: []string{"INT8"}}
+	b.Records[0].Tags = []string{"conv", "quantize"}
+	b.Records[0].FusedOps = 3
+	c, _ := buildColumns(b)
+	got := findConversions(b, c)
+	var kinds []string
+	for _, cv := range got.List {
+		kinds = append(kinds, fmt.Sprintf("%d:%s", cv.Layer, cv.Kind))
+	}
+	if want := []string{"1:reformat", "3:quantize"}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("conversions %v, want %v", kinds, want)
+	}
+	if c.Strings[c.Conv[3]] != "quantize" || c.Conv[0] != -1 || c.Conv[2] != -1 {
+		t.Errorf("conv column %v", c.Conv)
+	}
+	if got.List[1].ToLabel != "int8:chw4" || got.List[1].FromLabel != "fp32:chw" {
+		t.Errorf("labels %q → %q", got.List[1].FromLabel, got.List[1].ToLabel)
+	}
+	// layer_only: no records, the same set from the layers' own facts.
+	b.Records, b.Validation.AnalysisMode = nil, contract.ModeLayerOnly
+	b.Layers[3].Origin = "QDQ"
+	c, _ = buildColumns(b)
+	kinds = kinds[:0]
+	for _, cv := range findConversions(b, c).List {
+		kinds = append(kinds, fmt.Sprintf("%d:%s", cv.Layer, cv.Kind))
+	}
+	if want := []string{"1:reformat", "3:quantize"}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("layer_only conversions %v, want %v", kinds, want)
 	}
 }
 
@@ -44,7 +68,7 @@ func convBackend() *contract.Backend {
 		Graph: contract.Graph{IsDAG: true, TopoOrder: []int{0, 1, 2, 3}, Edges: [][2]int{{0, 1}, {0, 2}, {1, 2}, {1, 3}}},
 		Records: []contract.Record{
 			{Name: "conv", Layer: 0, LayerType: "Convolution", Precision: "INT8", AvgMs: 0.5, Percentage: 50},
-			{Name: "reformat", Layer: 1, LayerType: "Reformat", Precision: "FP16", AvgMs: 0.2, Percentage: 20},
+			{Name: "reformat", Layer: 1, LayerType: "Reformat", Precision: "FP16", AvgMs: 0.2, Percentage: 20, Tags: []string{"reformat"}, FusedOps: 1, InputTypes: []string{"INT8"}, OutputTypes: []string{"FP16"}},
 			{Name: "add", Layer: 2, LayerType: "ElementWise", Precision: "FP16", AvgMs: 0.2, Percentage: 20},
 			{Name: "out", Layer: 3, LayerType: "Activation", Precision: "FP16", AvgMs: 0.1, Percentage: 10},
 		},
@@ -59,7 +83,7 @@ func TestFindConversions(t *testing.T) {
 	want := conversions{Count: 1, TimeMs: 0.2, List: []conversion{{
 		Layer: 1, Name: "reformat", Kind: "reformat",
 		FromFormat: b.Layers[1].Inputs[0].Format, ToFormat: b.Layers[1].Outputs[0].Format,
-		FromType: "INT8", ToType: "FP16", Dims: "1×64×8×8", AvgMs: 0.2, Timed: true,
+		FromLabel: "int8:chw32", ToLabel: "fp16:chw", FromType: "INT8", ToType: "FP16", Dims: "1×64×8×8", AvgMs: 0.2, Timed: true,
 		Producers: []int{0}, Consumers: []int{2, 3},
 	}}}
 	if !reflect.DeepEqual(got, want) {
@@ -74,10 +98,10 @@ func TestEdgeLabelsAndTop(t *testing.T) {
 		t.Fatalf("%d edge labels for %d edges", len(c.EdgeLabel), len(b.Graph.Edges))
 	}
 	want := []string{
-		"1×64×8×8|" + b.Layers[0].Outputs[0].Format, // conv → reformat carries a
-		"1×64×8×8|" + b.Layers[0].Outputs[0].Format, // conv → add (the skip edge) carries a
-		"1×64×8×8|" + b.Layers[1].Outputs[0].Format, // reformat → add carries b
-		"1×64×8×8|" + b.Layers[1].Outputs[0].Format,
+		"1×64×8×8|int8:chw32", // conv → reformat carries a
+		"1×64×8×8|int8:chw32", // conv → add (the skip edge) carries a
+		"1×64×8×8|fp16:chw",   // reformat → add carries b
+		"1×64×8×8|fp16:chw",
 	}
 	for k, id := range c.EdgeLabel {
 		if id < 0 || c.Strings[id] != want[k] {

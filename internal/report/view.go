@@ -12,6 +12,8 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/engine"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // The page does not parse the whole analysis before it can show anything: a
@@ -49,9 +51,14 @@ const DirDetails = "details"
 
 // backendView is the per-backend index in data.js (window.TRTPERF_VIEW).
 type backendView struct {
-	Columns string       `json:"columns"` // file name of the columns script
-	Tactics string       `json:"tactics"` // file name of the tactics script
-	Sources string       `json:"sources"` // file name of the sources script
+	Columns string `json:"columns"` // file name of the columns script
+	Tactics string `json:"tactics"` // file name of the tactics script
+	Sources string `json:"sources"` // file name of the sources script
+	// Rows says what the table's rows are: "layers" (one per layer of the
+	// layer info), or "records" for a profile_only backend, whose layer
+	// info is missing or names-only: one row per profile record, in
+	// profile order, with no graph.
+	Rows    string       `json:"rows"`
 	Chunks  int          `json:"chunks"`
 	Chunk   int          `json:"chunk"`
 	Slowest *slowestView `json:"slowest"`
@@ -84,11 +91,23 @@ type columns struct {
 	Avg      []float64 `json:"avg"`      // null when untimed
 	Pct      []float64 `json:"pct"`
 	Myelin   []int32   `json:"myelin"` // -1 outside Myelin graphs
+	// Conv is, per layer, the id in Strings of its storage conversion kind
+	// (layerfacts.ConversionKind: reformat, quantize, dequantize, cast), -1
+	// for a layer that is none; convKind holds the kinds themselves.
+	Conv     []int32 `json:"conv"`
+	convKind []string
 	// EdgeLabel is, per edge, the id in Strings of the tensor it carries
 	// ("dims|format"), -1 when the tensor is not known.
 	EdgeLabel []int32 `json:"edge_label"`
 	Topo      []int   `json:"topo"`  // topological order (identity without one)
 	EdgesFlat []int32 `json:"edges"` // producer, consumer pairs
+	// Layer is, for rows that are records, each record's layer index (-1
+	// unmatched), so findings (which name layers) find their rows; null
+	// when the rows are the layers.
+	Layer []int32 `json:"layer"`
+	// Predicted is true when avg and pct are the cost model's predicted
+	// times (prediction.layer_ms of a layer_only backend), not measured.
+	Predicted bool `json:"predicted"`
 	// Roofline holds the layers whose record has a roofline position with
 	// an intensity, for the roofline scatter; null when none has.
 	Roofline *rooflineColumns `json:"roofline"`
@@ -164,7 +183,9 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		N: n, Timed: b.Validation.AnalysisMode == contract.ModeLayerProfile && len(b.Records) > 0,
 		Names: make([]string, n), TypeID: make([]int32, n), PrecID: make([]int32, n), TacticID: make([]int32, n),
 		SubID: make([]int32, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
+		Conv: make([]int32, n), convKind: make([]string, n),
 	}
+	var deriver *layerfacts.Deriver // facts of layers without a record
 	st := &stringTable{ids: map[string]int32{}}
 	tt := &stringTable{ids: map[string]int32{}} // tactics
 	rec := make([]int32, n)
@@ -229,6 +250,23 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		if typ == "" {
 			typ = "unknown" // names-only layer info has no LayerType
 		}
+		// A conversion is what the analysis' tags say: the record's, or
+		// the facts layerfacts derives from the layer when it has none.
+		var kind string
+		if r := rec[i]; r >= 0 {
+			rr := &b.Records[r]
+			kind = layerfacts.ConversionKind(rr.Tags, rr.FusedOps, rr.InputTypes, rr.OutputTypes, rr.Name)
+		} else if l.LayerType != "" {
+			if deriver == nil {
+				deriver = layerfacts.NewDeriver()
+			}
+			f := deriver.Derive(engineLayer(l))
+			kind = layerfacts.ConversionKind(f.Tags, f.FusedOps, f.InputTypes, f.OutputTypes, l.Name)
+		}
+		c.convKind[i], c.Conv[i] = kind, -1
+		if kind != "" {
+			c.Conv[i] = st.id(kind)
+		}
 		c.TypeID[i], c.PrecID[i], c.TacticID[i] = st.id(typ), st.id(prec), tt.id(tactic)
 		c.SubID[i] = -1
 		if l.Subgraph != "" {
@@ -248,6 +286,73 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 	c.EdgeLabel = edgeLabels(b, st)
 	c.Strings, c.Tactics = st.list, tt.list
 	return c, slowest
+}
+
+// recordRows reports whether the report's rows of b are its profile
+// records: a profile_only backend, whose layer info is missing or
+// names-only, shows its timing per record.
+func recordRows(b *contract.Backend) bool {
+	return b.Validation.AnalysisMode == contract.ModeProfileOnly && len(b.Records) > 0
+}
+
+// buildRecordColumns derives the columns of a profile_only backend: one
+// row per record, in profile order (no graph: no edges, the identity
+// order), with the record's name, kind (guessed from the name when the
+// layer info has none: tag type_guessed_from_name), precision, tactic,
+// time and conversion kind.
+func buildRecordColumns(b *contract.Backend) (*columns, *slowestView) {
+	n := len(b.Records)
+	c := &columns{
+		N: n, Timed: true,
+		Names: make([]string, n), TypeID: make([]int32, n), PrecID: make([]int32, n), TacticID: make([]int32, n),
+		SubID: make([]int32, n), Myelin: make([]int32, n), Topo: make([]int, n), Layer: make([]int32, n),
+		Conv: make([]int32, n), convKind: make([]string, n), Avg: make([]float64, n), Pct: make([]float64, n),
+		EdgesFlat: []int32{}, EdgeLabel: []int32{},
+	}
+	st := &stringTable{ids: map[string]int32{}}
+	tt := &stringTable{ids: map[string]int32{}}
+	var slowest *slowestView
+	for i := range b.Records {
+		r := &b.Records[i]
+		c.Names[i], c.Topo[i], c.Layer[i] = r.Name, i, int32(r.Layer)
+		typ, prec := r.LayerType, r.Precision
+		if typ == "" {
+			typ = "unknown"
+		}
+		if prec == "" {
+			prec = "unknown"
+		}
+		c.TypeID[i], c.PrecID[i], c.TacticID[i] = st.id(typ), st.id(prec), tt.id(r.Tactic)
+		c.SubID[i], c.Myelin[i], c.Conv[i] = -1, -1, -1
+		if r.Layer >= 0 && r.Layer < len(b.Layers) && b.Layers[r.Layer].Subgraph != "" {
+			c.SubID[i] = st.id(b.Layers[r.Layer].Subgraph)
+		}
+		if r.MyelinGraph != nil {
+			c.Myelin[i] = int32(*r.MyelinGraph)
+		}
+		if k := layerfacts.ConversionKind(r.Tags, r.FusedOps, r.InputTypes, r.OutputTypes, r.Name); k != "" {
+			c.convKind[i], c.Conv[i] = k, st.id(k)
+		}
+		c.Avg[i], c.Pct[i] = r.AvgMs, r.Percentage
+		if slowest == nil || r.AvgMs > slowest.AvgMs {
+			slowest = &slowestView{Layer: i, Name: r.Name, AvgMs: r.AvgMs, Percentage: r.Percentage, LayerType: r.LayerType}
+		}
+	}
+	c.Strings, c.Tactics = st.list, tt.list
+	return c, slowest
+}
+
+// engineLayer is what layerfacts reads of a contract layer.
+func engineLayer(l *contract.Layer) *engine.Layer {
+	tensors := func(ts []contract.Tensor) []engine.Tensor {
+		out := make([]engine.Tensor, len(ts))
+		for i := range ts {
+			out[i] = engine.Tensor{Name: ts[i].Name, Dims: ts[i].Dimensions, Format: ts[i].Format}
+		}
+		return out
+	}
+	return &engine.Layer{Name: l.Name, Type: l.LayerType, Inputs: tensors(l.Inputs), Outputs: tensors(l.Outputs),
+		ParameterType: l.ParameterType, TacticName: l.TacticName, TacticValue: l.TacticValue, Origin: l.Origin, Metadata: l.Metadata, Subgraph: l.Subgraph}
 }
 
 // summary is d without the per-layer arrays (shared slices elsewhere are
@@ -290,10 +395,20 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 	views := make([]backendView, len(d.Results))
 	for bi := range d.Results {
 		b := &d.Results[bi]
-		cols, slowest := buildColumns(b)
+		rows := recordRows(b)
+		var cols *columns
+		var slowest *slowestView
+		if rows {
+			cols, slowest = buildRecordColumns(b)
+		} else {
+			cols, slowest = buildColumns(b)
+		}
 		name, tactics, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("tactics-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
-		views[bi] = backendView{Columns: name, Tactics: tactics, Sources: sources, Chunk: DetailChunk, Chunks: (len(b.Layers) + DetailChunk - 1) / DetailChunk, Slowest: slowest,
+		views[bi] = backendView{Columns: name, Tactics: tactics, Sources: sources, Rows: "layers", Chunk: DetailChunk, Chunks: (cols.N + DetailChunk - 1) / DetailChunk, Slowest: slowest,
 			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols)}
+		if rows {
+			views[bi].Rows = "records"
+		}
 		jobs = append(jobs, func() error {
 			// Plain, not packed: the columns are on the way to the first
 			// interactive screen, and inflating 13.5 MB (10^5 layers) with
@@ -311,9 +426,9 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 			}
 			return nil
 		}, func() error {
-			return writeSources(filepath.Join(dir, sources), bi, b.Layers)
+			return writeSources(filepath.Join(dir, sources), bi, b, rows)
 		})
-		jobs = append(jobs, detailJobs(dir, bi, b, encoded, &idx.Results[bi])...)
+		jobs = append(jobs, detailJobs(dir, bi, b, encoded, &idx.Results[bi], rows)...)
 	}
 	jobs = append(jobs, func() error {
 		// Deterministic: map members (findings' metrics, ...) in key
@@ -340,7 +455,17 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 
 // writeSources writes each layer's Metadata and Origin, as one string, as
 // a packed JSON array of strings.
-func writeSources(file string, bi int, layers []contract.Layer) error {
+func writeSources(file string, bi int, b *contract.Backend, records bool) error {
+	layers := b.Layers
+	if records {
+		// One row per record: its layer's sources when it has one.
+		layers = make([]contract.Layer, len(b.Records))
+		for i := range b.Records {
+			if l := b.Records[i].Layer; l >= 0 && l < len(b.Layers) {
+				layers[i] = contract.Layer{Metadata: b.Layers[l].Metadata, Origin: b.Layers[l].Origin}
+			}
+		}
+	}
 	return writeScriptFunc(file, func(w *bufio.Writer) error {
 		if _, err := fmt.Fprintf(w, "window.TRTPERF_SOURCES = window.TRTPERF_SOURCES || {};\nwindow.TRTPERF_SOURCES[%d] = ", bi); err != nil {
 			return err

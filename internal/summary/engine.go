@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // Lines about the engine itself: TensorRT version, graph shape, memory
@@ -159,41 +160,8 @@ func rooflineLine(b *contract.Backend, nameWidth int) string {
 
 // shortFormat names a TensorRT format string the way trtexec's
 // --inputIOFormats spells it ("Channel major FP16 format where channel %
-// 8 == 0" is fp16:hwc8); the string itself when it is not recognised.
-func shortFormat(f string) string {
-	low := strings.ToLower(f)
-	typ := ""
-	for _, t := range []struct{ word, name string }{{"bfloat16", "bf16"}, {"bf16", "bf16"}, {"fp16", "fp16"}, {"half", "fp16"}, {"fp32", "fp32"}, {"float", "fp32"}, {"int8", "int8"}, {"fp8", "fp8"}, {"int32", "int32"}, {"int64", "int64"}, {"bool", "bool"}} {
-		if strings.Contains(low, t.word) {
-			typ = t.name
-			break
-		}
-	}
-	if typ == "" {
-		return f
-	}
-	vec := map[string]string{"two": "2", "four": "4", "eight": "8", "sixteen": "16", "thirty-two": "32"}
-	switch {
-	case strings.Contains(low, "channel major"):
-		if i := strings.Index(low, "channel % "); i >= 0 {
-			n := strings.Fields(low[i+len("channel % "):])
-			if len(n) > 0 {
-				return typ + ":hwc" + n[0]
-			}
-		}
-		return typ + ":hwc"
-	case strings.Contains(low, "wide channel vectorized"):
-		words := strings.Fields(low[:strings.Index(low, " wide channel vectorized")])
-		if len(words) > 0 {
-			if n, ok := vec[words[len(words)-1]]; ok {
-				return typ + ":chw" + n
-			}
-		}
-	case strings.Contains(low, "row major linear"), strings.Contains(low, "row major"), !strings.Contains(low, " "):
-		return typ + ":chw"
-	}
-	return f
-}
+// 8 == 0" is fp16:hwc8): layerfacts.FormatLabel, the report's labels too.
+func shortFormat(f string) string { return layerfacts.FormatLabel(f) }
 
 // maxRunRows caps the runs a summary lists: a sweep log can hold a
 // million; the first runs, the analysed one and the last ones tell the

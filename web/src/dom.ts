@@ -90,3 +90,33 @@ export function sizeCanvas(cv: HTMLCanvasElement, w: number, hgt: number): Canva
 export function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
+
+/** Longest word keepTokens holds on one line: a longer one (a path, a
+ *  fused layer's name) could not fit a card's column and may wrap. */
+export const KEEP_TOKEN_MAX = 32;
+
+/** Keeps the words of root's text that a browser would break inside —
+ *  numbers, flags, file names, shapes ("--int8)", "1×64×56×56",
+ *  "0.0614 ms") — on one line: each such word of up to KEEP_TOKEN_MAX
+ *  characters is wrapped in a span.keep (white-space: nowrap). Browsers
+ *  break after a hyphen and, with overflow-wrap, anywhere; the words
+ *  between spaces stay breakable, so prose still wraps. Text stays text
+ *  (textContent is unchanged). */
+export function keepTokens(root: Element): void {
+  const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes: Text[] = [];
+  for (let n = w.nextNode(); n; n = w.nextNode()) {
+    const p = (n as Text).parentElement;
+    if (p && !p.closest(".keep, pre, svg, .markdown") && /[-/.:×=0-9_]\S|\S[-/.:×=0-9_]/.test(n.textContent || "")) nodes.push(n as Text);
+  }
+  for (const n of nodes) {
+    const parts = (n.textContent || "").split(/(\s+)/);
+    const frag = document.createDocumentFragment();
+    for (const part of parts) {
+      if (!part) continue;
+      if (/^\s+$/.test(part) || part.length > KEEP_TOKEN_MAX || !/[-/.:×=0-9_]/.test(part)) frag.appendChild(document.createTextNode(part));
+      else frag.appendChild(h("span", { class: "keep", text: part }));
+    }
+    n.replaceWith(frag);
+  }
+}

@@ -36,28 +36,12 @@ export function precisionColor(p: string): string {
   return PRECISION[p] || PRECISION[p.toUpperCase()] || "#d9d9d9";
 }
 
-/** Reformat, quantize and dequantize layers: storage conversions. */
-export function isConversion(type: string): boolean {
-  return /reformat|quantiz/i.test(type);
-}
-
-/** Short form of a tensor label "dims|format" for drawing on an edge. */
+/** A tensor label "dims|label" as drawn on an edge: "1×64×56×56 fp16:chw32".
+ *  The format label is the analysis' (layerfacts.FormatLabel, the command
+ *  line's vocabulary), written by the Go side; nothing is parsed here. */
 export function shortLabel(label: string): string {
   const bar = label.indexOf("|");
-  const dims = bar >= 0 ? label.slice(0, bar) : label;
-  const f = bar >= 0 ? label.slice(bar + 1) : "";
-  const dt = /int8/i.test(f) ? "INT8" : /fp16|half/i.test(f) ? "FP16" : /bf16/i.test(f) ? "BF16" : /fp8|e4m3/i.test(f) ? "FP8" : /int32/i.test(f) ? "INT32" : /int64/i.test(f) ? "INT64" : /bool/i.test(f) ? "BOOL" : /fp32|float/i.test(f) ? "FP32" : "";
-  const vec = f.match(/(\w+)[- ]wide channel vectorized/i);
-  const words: Record<string, string> = { two: "2", four: "4", eight: "8", sixteen: "16", "thirty-two": "32", thirty: "32" };
-  let layout = "";
-  if (vec) layout = `C/${words[vec[1].toLowerCase()] || vec[1]}`;
-  else if (/channel major|hwc/i.test(f)) layout = "HWC";
-  else if (/row major linear|linear/i.test(f)) layout = "linear";
-  else {
-    const m = f.match(/\b(N?C?[HWDC/0-9]{2,})\b/);
-    if (m) layout = m[1];
-  }
-  return [dims, dt, layout].filter((x) => x).join(" ");
+  return bar >= 0 ? (label.slice(0, bar) + " " + label.slice(bar + 1)).trim() : label;
 }
 
 export class GraphView {
@@ -103,9 +87,9 @@ export class GraphView {
     this.m = m;
     this.types = distinctIds(m, m.typeId);
     for (const t of this.types) this.typeColor.set(t, typeColor(t));
-    const conv = m.strings.map(isConversion);
+    // Conversions as the analysis tags them (the conv column).
     this.conv = new Uint8Array(m.n);
-    for (let i = 0; i < m.n; i++) if (conv[m.typeId[i]]) this.conv[i] = 1;
+    for (let i = 0; i < m.n; i++) if (m.conv[i] >= 0) this.conv[i] = 1;
 
     this.alt = h("p", { class: "sr-only", id: "graph-alt", attrs: { "aria-live": "polite" } });
     this.canvas = h("canvas", { id: "graph-canvas", attrs: { role: "img", "aria-roledescription": "layer graph", "aria-describedby": "graph-alt graph-help",
@@ -141,7 +125,7 @@ export class GraphView {
     this.mini.hidden = true;
     const wrap = h("div", { class: "canvas-wrap" }, this.canvas, this.mini, this.tip);
     const help = h("p", { class: "muted graph-help", id: "graph-help",
-      text: "Drag to pan, wheel to zoom, click a node to open it. Keys: ↑ producer, ↓ consumer, ← → neighbours in the row, Enter opens a group, + − zoom. Dashed orange: format conversions (reformat, Q/DQ) and edges where the precision changes." });
+      text: "Drag to pan, wheel to zoom, click a node to open it. Keys: ↑ producer, ↓ consumer, ← → neighbours in the row, Enter opens a group, + − zoom. Dashed orange: format conversions (reformat, Q/DQ, cast) and edges where the precision changes." });
     this.el = h("div", { class: "graph", attrs: { role: "group", "aria-label": "Graph view" } }, h("div", { class: "graph-controls" }, search, color, group, collapse, fit, this.info), this.marks, wrap, this.legend, help, this.alt);
 
     this.regroup(group.value, false);
@@ -568,7 +552,7 @@ export class GraphView {
       return [`Group ${this.grouping!.names[g]}`, `${this.grouping!.sizes[g].toLocaleString("en-US")} layers${m.timed ? " · " + fmtMs(lay.time[v], 4) : ""}`, "click or Enter to expand"];
     }
     const out = [m.names[l], `${m.type[l]} · ${m.precision[l]}${m.timed ? ` · ${fmtMs(m.avg[l], 4)} (${fmtPct(m.pct[l])})` : ""}`];
-    if (this.conv[l]) out.push("format conversion (reformat / Q/DQ)");
+    if (this.conv[l]) out.push("format conversion: " + this.m.strings[this.m.conv[l]]);
     const k = m.outStart[l];
     if (k < m.outStart[l + 1] && m.outLabel[k] >= 0) out.push("output " + shortLabel(m.strings[m.outLabel[k]]));
     out.push(`${m.inStart[l + 1] - m.inStart[l]} producer(s), ${m.outStart[l + 1] - m.outStart[l]} consumer(s)`);
@@ -736,7 +720,7 @@ export class GraphView {
       }
     }
     const conv = h("span", { class: "swatch conv" });
-    this.legend.appendChild(h("span", { class: "legend-item" }, conv, "⇄ conversion (reformat, Q/DQ)"));
+    this.legend.appendChild(h("span", { class: "legend-item" }, conv, "⇄ conversion (reformat, Q/DQ, cast)"));
     this.legend.appendChild(h("span", { class: "legend-item" }, h("span", { class: "edge-boundary" }), "precision changes on this edge"));
     if (this.grouping) {
       const sw = h("span", { class: "swatch group" });

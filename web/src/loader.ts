@@ -185,7 +185,8 @@ export function expandColumns(c: PackedColumns): Columns {
     type: expandInts(c.type, n, "the type column"), precision: expandInts(c.precision, n, "the precision column"),
     subgraph: expandInts(c.subgraph, n, "the subgraph column"),
     avg: expandFloats(c.avg, n, "the time column"), pct: expandFloats(c.pct, n, "the share column"),
-    myelin: expandInts(c.myelin, n, "the Myelin graph column"),
+    myelin: expandInts(c.myelin, n, "the Myelin graph column"), conv: expandInts(c.conv, n, "the conversion column"),
+    layer: c.layer ? expandInts(c.layer, n, "the record layer column") : null, predicted: !!c.predicted,
     topo, edges, edge_label: expandInts(c.edge_label, d.length / 2, "the edge labels"), roofline: c.roofline,
   };
 }
@@ -235,7 +236,7 @@ window.__trtperfDetails = (bi: number, c: number, data: string) => {
 };
 
 /** The full layer record and its profile record (null without one). */
-export async function loadDetails(bi: number, layer: number): Promise<{ layer: Layer; rec: Rec | null }> {
+export async function loadDetails(bi: number, layer: number): Promise<{ layer: Layer | null; rec: Rec | null }> {
   const size = window.TRTPERF_VIEW![bi].chunk;
   const c = Math.floor(layer / size);
   const key = `${bi}-${c}`;

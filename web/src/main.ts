@@ -1,10 +1,10 @@
 // Entry point: reads window.TRTPERF_DATA (data.js) and
 // window.TRTPERF_ANALYSIS (analysis.js) and builds the report.
-import { h, badge, clear } from "./dom";
+import { h, badge, clear, keepTokens } from "./dom";
 import { barChart } from "./charts";
 import { GraphView } from "./graph";
 import { buildModel, distinct, setTactics, type Model } from "./model";
-import { analysisPanel, conversionsView, findingsPanel, isTimed, showDetails, validationPanel } from "./panels";
+import { analysisPanel, conversionsView, findingsPanel, isProfileOnly, isTimed, showDetails, validationPanel } from "./panels";
 import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
@@ -117,8 +117,12 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
 
   const failed = b.validation.status !== "passed";
   const v = validationPanel(b);
-  if (v) root.appendChild(v);
-  if (failed && b.layer_count === 0) {
+  if (v) {
+    root.appendChild(v);
+    keepTokens(v);
+  }
+  const byRecord = view.rows === "records";
+  if (failed && !byRecord) {
     root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
     markReady();
     return;
@@ -131,10 +135,13 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   const columns = loadColumns(idx);
   columns.catch(() => undefined);
   const onFinding = (f: Finding) => {
-    const set = new Set(f.layers || []);
+    // Findings name layers; the rows of a profile_only backend are records.
+    const m = current?.m;
+    const set = new Set((f.layers || []).map((l) => (m ? m.rowOf(l) : l)).filter((r) => r >= 0));
     current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
     current?.graph?.setHighlight(set);
-    if (f.layers && f.layers.length) select(f.layers[0], false);
+    const first = (f.layers || []).map((l) => (m ? m.rowOf(l) : l)).find((r) => r >= 0);
+    if (first !== undefined) select(first, false);
     document.getElementById("explorer")?.scrollIntoView();
   };
   const how = latencyPanel(b, view, timed);
@@ -145,23 +152,41 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   const charts = h("div", { id: "breakdowns" });
   where.appendChild(charts);
   if (timed) {
-    charts.appendChild(barChart("chart-type", "Time by layer type", b.type_breakdown || [], true, 6));
-    charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true, 5));
+    // The kinds' source: the layer info, or (profile_only) the layer names.
+    const guessed = (b.tag_breakdown || []).some((t) => t.name === "type_guessed_from_name");
+    charts.appendChild(barChart("chart-type", guessed ? "Time by layer kind (guessed from layer names)" : "Time by layer type", b.type_breakdown || [], true, 6));
+    const dla = (b.type_breakdown || []).find((t) => t.name === "DLA");
+    if (dla) {
+      // Where the layers ran: DLA layers by name, the rest on the GPU.
+      const total = (b.type_breakdown || []).reduce((a, t) => a + t.time_ms, 0);
+      const gpuCount = (b.type_breakdown || []).reduce((a, t) => a + (t.name === "DLA" ? 0 : t.count), 0);
+      charts.appendChild(barChart("chart-placement", "Time by placement (from layer names)", [
+        { name: "DLA", count: dla.count, time_ms: dla.time_ms, percentage: dla.percentage },
+        { name: "GPU", count: gpuCount, time_ms: total - dla.time_ms, percentage: Math.max(0, 100 - dla.percentage) },
+      ], true, 2));
+    }
+    if (!isProfileOnly(b) || (b.precision_breakdown || []).some((p) => p.name !== "unknown")) {
+      charts.appendChild(barChart("chart-precision", "Time by precision", b.precision_breakdown || [], true, 5));
+    }
   }
   const first = h("div", { class: "first-screen", id: "first-screen" }, how, topFindingsPanel(b, timed, onFinding), where);
   root.appendChild(first);
+  keepTokens(first);
   root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
 
   const status = h("p", { class: "muted", id: "explorer-status", text: `Loading ${b.layer_count.toLocaleString("en-US")} layers…` });
   const views = new ViewTabs();
-  const explorer = h("section", { class: "panel", id: "explorer" }, h("h2", { text: "Layers" }),
-    failed ? h("p", { class: "warn", text: "Not interpretable: this backend failed validation; the layers are shown as read." }) : null,
-    timed ? null : h("p", { class: "muted", text: "Layer info only: no profile, so there are no timing columns." }), status);
+  const explorer = h("section", { class: "panel", id: "explorer" }, h("h2", { text: byRecord ? "Profiled layers" : "Layers" }),
+    byRecord ? h("p", { class: "muted", id: "records-note", text: "One row per profile record, in profile order. No graph: the layer info is missing or names-only, so which layer feeds which is unknown." })
+      : failed ? h("p", { class: "warn", text: "Not interpretable: this backend failed validation; the layers are shown as read." }) : null,
+    timed || byRecord ? null : h("p", { class: "muted", text: "Layer info only: no profile, so there are no measured timing columns." }), status);
   const main = h("div", { class: "explorer-main" }, views.el);
   const side = h("aside", { class: "side", id: "side", attrs: { "aria-label": "Layer details" } }, h("h2", { text: "Layer details" }), details);
   explorer.appendChild(h("div", { class: "explorer" }, main, side));
   root.appendChild(explorer);
-  root.appendChild(findingsPanel(b, onFinding));
+  const all = findingsPanel(b, onFinding);
+  root.appendChild(all);
+  keepTokens(all);
 
   window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
   // Build the heavy parts after the first screen has painted.
@@ -174,31 +199,35 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       if (!timed) {
         charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false, 6));
         charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
+        keepTokens(charts);
       }
       const table = new LayerTable(m);
       table.onSelect = select;
       phase("table");
-      const graph = new GraphView(m);
-      graph.onSelect = (l) => select(l, false);
+      // Rows that are profile records have no graph.
+      const graph = m.records ? null : new GraphView(m);
+      if (graph) graph.onSelect = (l) => select(l, false);
       phase("graph-layout");
       current!.m = m;
       current!.table = table;
       current!.graph = graph;
       status.remove();
-      views.add("graph", "Graph", graph.el, () => graph.shown());
+      if (graph) views.add("graph", "Graph", graph.el, () => graph.shown());
       views.add("table", "Table", table.el, () => table.refreshView());
       views.add("conversions", `Conversions (${view.conversions ? view.conversions.count : 0})`, conversionsView(view, m, (l) => {
-        views.show("graph");
+        views.show(graph ? "graph" : "table");
         select(l);
       }));
       const tree = new HierarchyView(m);
       tree.onSelect = select;
       current!.tree = tree;
       views.add("hierarchy", "Hierarchy", tree.el, () => tree.shown());
-      const roof = new RooflineView(b, m, cols.roofline || null);
-      roof.onSelect = select;
-      current!.roof = roof;
-      views.add("roofline", "Roofline", roof.el, () => roof.shown());
+      if (!m.records) {
+        const roof = new RooflineView(b, m, cols.roofline || null);
+        roof.onSelect = select;
+        current!.roof = roof;
+        views.add("roofline", "Roofline", roof.el, () => roof.shown());
+      }
       if (b.timing && b.timing.measured && b.timing.measured.per_iteration) {
         let plot: HTMLElement | null = null;
         const holder = h("div", { class: "latency-holder" });
@@ -206,7 +235,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
           if (!plot) holder.appendChild(plot = latencyView(b));
         });
       }
-      views.show("graph");
+      views.show(graph ? "graph" : "table");
       if (pending >= 0) select(pending);
       phase("graph-draw");
       requestAnimationFrame(markReady);

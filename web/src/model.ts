@@ -33,6 +33,14 @@ export interface Model {
   strings: string[];
   maxAvg: number;
   myelin: Int32Array; // Myelin graph id per layer, -1 when none
+  /** storage conversion kind per layer as an id in strings, -1 when none */
+  conv: Int32Array;
+  /** the rows are a profile_only backend's records (no graph) */
+  records: boolean;
+  /** avg and pct are predicted by the cost model, not measured */
+  predicted: boolean;
+  /** row of a layer index (findings name layers); -1 when no row shows it */
+  rowOf: (layer: number) => number;
 }
 
 export function buildModel(b: Backend, bi: number, c: Columns): Model {
@@ -85,9 +93,16 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
     if (k / 2 < lab.length) outLabel[slot] = lab[k / 2];
     inAdj[iFill[e[k + 1]]++] = e[k];
   }
+  let rowOf = (l: number) => (l >= 0 && l < n ? l : -1);
+  if (c.layer) {
+    const m = new Map<number, number>();
+    for (let i = 0; i < n; i++) if (c.layer[i] >= 0 && !m.has(c.layer[i])) m.set(c.layer[i], i);
+    rowOf = (l: number) => m.get(l) ?? -1;
+  }
   return {
+    records: !!c.layer, predicted: c.predicted, rowOf,
     b, bi, n, names: c.names, type, precision, typeId, precisionId, tactic, subgraph, avg, pct, pos, order,
-    timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin),
+    timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin), conv: Int32Array.from(c.conv),
   };
 }
 

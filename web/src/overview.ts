@@ -80,12 +80,18 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
       text: `Noisy: the profile averages ${b.count === 1 ? "a single iteration" : `only ${b.count} iterations`}. Small layer times are unreliable; re-profile with more iterations (trtexec --iterations=100 --avgRuns=10).` }));
   }
   const facts = h("p", { class: "facts" });
-  const layers = h("span", { id: "card-layers", text: `${fmtInt(b.layer_count)} layers` });
-  layers.dataset.value = String(b.layer_count);
+  // A profile_only backend counts its profiled layers (its layer info is
+  // missing or names-only).
+  const byRecord = b.validation.analysis_mode === "profile_only" && b.profile_count > 0;
+  const nl = byRecord ? b.profile_count : b.layer_count;
+  const layers = h("span", { id: "card-layers", text: `${fmtInt(nl)} ${byRecord ? "profiled " : ""}layers` });
+  layers.dataset.value = String(nl);
   facts.appendChild(layers);
   if (b.concentration && timed) facts.appendChild(h("span", { text: ` · 80% of the time in ${fmtInt(b.concentration.layers_80)} layer${b.concentration.layers_80 === 1 ? "" : "s"}` }));
   if (view.conversions && view.conversions.count) {
-    facts.appendChild(h("span", { text: ` · ${fmtInt(view.conversions.count)} format conversion${view.conversions.count === 1 ? "" : "s"}${timed ? " (" + fmtMs(view.conversions.time_ms) + ")" : ""}` }));
+    const conv = h("span", { id: "card-conversions", text: ` · ${fmtInt(view.conversions.count)} format conversion${view.conversions.count === 1 ? "" : "s"}${timed ? " (" + fmtMs(view.conversions.time_ms) + ")" : ""}` });
+    conv.dataset.value = String(view.conversions.count);
+    facts.appendChild(conv);
   }
   sec.appendChild(facts);
   return sec;
@@ -117,7 +123,10 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   const list = rankedFindings(b);
   if (!list.length) {
     const passed = b.validation.status === "passed";
-    sec.appendChild(h("p", { class: "muted", text: passed ? "No findings: nothing stands out as slow for this engine." : "No findings: the backend is not interpretable." }));
+    const profileOnly = b.validation.analysis_mode === "profile_only";
+    sec.appendChild(h("p", { class: "muted", text: passed ? "No findings: nothing stands out as slow for this engine."
+      : profileOnly ? "No findings from the profile alone: the causes need detailed layer info (formats, precisions, tactics)." : "No findings: the backend is not interpretable." }));
+    appendOverview(sec, b);
     if (passed) appendChecked(sec, b, 3);
     return sec;
   }
@@ -134,6 +143,22 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   if (list.length > 3) sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: `All ${list.length} findings and what is already good ↓` }));
   else appendChecked(sec, b, 3 - list.length);
   return sec;
+}
+
+/** The analysis' overview items (where the time goes: context, not
+ *  findings), shown when there are no findings, e.g. a profile_only
+ *  backend's reformat share and unfused attention read from layer names. */
+function appendOverview(sec: HTMLElement, b: Backend): void {
+  const items = (b.overview || []).filter((o) => o.id !== "minor_items");
+  if (!items.length) return;
+  sec.appendChild(h("h3", { text: "Where the time goes (context)" }));
+  const ul = h("ul", { class: "overview-items", id: "overview-items" });
+  for (const o of items) {
+    const ev = h("ul", { class: "evidence" });
+    for (const e of o.evidence || []) ev.appendChild(h("li", { text: e }));
+    ul.appendChild(h("li", { attrs: { "data-id": o.id } }, h("span", { class: "finding-title", text: o.title }), ev));
+  }
+  sec.appendChild(ul);
 }
 
 /** Under fewer than three findings, the panel also says what else was

@@ -1,6 +1,6 @@
 // The static panels of a backend: validation, metric cards, AI analysis,
 // findings and positives, and the layer details.
-import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
+import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis, keepTokens } from "./dom";
 import { loadDetails } from "./loader";
 import type { Model } from "./model";
 import { latencyOf, rankedFindings, worth } from "./overview";
@@ -14,6 +14,13 @@ export function validationPanel(b: Backend): HTMLElement | null {
   for (const m of msgs) {
     list.appendChild(h("li", { class: "msg msg-" + m.level }, badge(m.level, m.level), " ", h("code", { text: m.code }), " ", h("span", { text: m.message })));
   }
+  if (failed && isProfileOnly(b)) {
+    // Usable in part: the timing per record stands; the layer facts do not.
+    return h("section", { class: "panel partial-banner", id: "validation" },
+      h("h2", { text: `Backend "${b.label}": profile only — timing per profiled layer, no layer details` }),
+      h("p", { text: "The profile is usable: latency, time per layer and time by kind are shown below. Without detailed layer info there is no graph, no formats, precisions or tactics, and no findings that need them; the messages say how to get it." }),
+      list);
+  }
   if (failed) {
     return h("section", { class: "panel failed-banner", id: "validation" },
       h("h2", { text: `Backend "${b.label}" failed validation — not interpretable` }),
@@ -26,7 +33,14 @@ export function validationPanel(b: Backend): HTMLElement | null {
 
 /** Whether a backend has usable per-layer timing. */
 export function isTimed(b: Backend): boolean {
-  return b.validation.analysis_mode === "layer_profile" && b.profile_count > 0 && b.timing !== null;
+  const mode = b.validation.analysis_mode;
+  return (mode === "layer_profile" || mode === "profile_only") && b.profile_count > 0 && b.timing !== null;
+}
+
+/** Whether a backend is profile_only: timing per profile record, without
+ *  (detailed) layer info. */
+export function isProfileOnly(b: Backend): boolean {
+  return b.validation.analysis_mode === "profile_only" && b.profile_count > 0 && b.timing !== null;
 }
 
 export function analysisPanel(a: Analysis | undefined): HTMLElement {
@@ -88,7 +102,10 @@ function tensorTable(title: string, ts: Tensor[] | null | undefined): HTMLElemen
   if (!ts || !ts.length) return null;
   const tb = h("tbody");
   for (const t of ts) {
-    tb.appendChild(h("tr", null, h("td", { class: "mono", text: t.Name }), h("td", { class: "mono", text: (t.Dimensions || []).join(" × ") }), h("td", { text: t["Format/Datatype"] }), h("td", { text: t.Location || "" })));
+    tb.appendChild(h("tr", null, h("td", { class: "mono" }, h("span", { class: "cut", text: t.Name, title: t.Name })),
+      h("td", { class: "mono dims", text: (t.Dimensions || []).join("×") }),
+      h("td", { text: t["Format/Datatype"] }),
+      h("td", { text: t.Location || "" })));
   }
   return h("div", null, h("h4", { text: title }), h("table", { class: "tensors" }, h("thead", null, h("tr", null, h("th", { text: "Tensor" }), h("th", { text: "Dimensions" }), h("th", { text: "Format / data type" }), h("th", { text: "Location" }))), tb));
 }
@@ -111,7 +128,9 @@ export function showDetails(el: HTMLElement, m: Model, layer: number, onSelect: 
   loadDetails(m.bi, layer).then(({ layer: l, rec: r }) => {
     if (el.dataset.layer !== String(layer)) return; // another layer was selected meanwhile
     clear(body);
-    fillDetails(body, m, layer, l, r, onSelect);
+    // A profile record without layer info (profile_only): its name only.
+    fillDetails(body, m, layer, l || { Name: m.names[layer], LayerType: "", Inputs: [], Outputs: [] } as unknown as Layer, r, onSelect);
+    keepTokens(body);
     el.dataset.loaded = String(layer);
   }, (err: Error) => {
     clear(body);
@@ -120,10 +139,21 @@ export function showDetails(el: HTMLElement, m: Model, layer: number, onSelect: 
 }
 
 function fillDetails(el: HTMLElement, m: Model, layer: number, l: Layer, r: Rec | null, onSelect: (layer: number) => void): void {
-  const dl = h("dl", { class: "kv" });  kv(dl, "Layer index", layer);
-  kv(dl, "Topological position", m.pos[layer]);
-  kv(dl, "Type", m.type[layer] + (l.LayerType && l.LayerType !== m.type[layer] ? ` (raw ${l.LayerType})` : ""));
+  const dl = h("dl", { class: "kv" });
+  const guessed = !!r && (r.tags || []).includes("type_guessed_from_name");
+  if (m.records) {
+    kv(dl, "Profile record", layer);
+    if (r && r.layer >= 0) kv(dl, "Layer index", r.layer);
+  } else {
+    kv(dl, "Layer index", layer);
+    kv(dl, "Topological position", m.pos[layer]);
+  }
+  kv(dl, "Type", m.type[layer] + (l.LayerType && l.LayerType !== m.type[layer] ? ` (raw ${l.LayerType})` : "") + (guessed ? " (guessed from the name: no layer info)" : ""));
   kv(dl, "Precision", m.precision[layer]);
+  if (!r && m.predicted && !isNaN(m.avg[layer])) {
+    kv(dl, "Predicted time", fmtMs(m.avg[layer], 5) + " (cost model, not measured)");
+    kv(dl, "Predicted share", fmtPct(m.pct[layer]));
+  }
   if (r && m.timed) {
     kv(dl, "Average", fmtMs(r.avg_ms, 5));
     kv(dl, "Median", r.median_ms === null ? null : fmtMs(r.median_ms, 5));
@@ -167,13 +197,14 @@ function fillDetails(el: HTMLElement, m: Model, layer: number, l: Layer, r: Rec 
   }
 }
 
-/** Every reformat / quantize / dequantize layer: what it converts, between
+/** Every conversion layer (reformat, quantize, dequantize, cast: the
+ *  analysis' tags, layerfacts.ConversionKind): what it converts, between
  *  which layers, and what it costs; names link into the graph. */
 export function conversionsView(view: BackendView, m: Model, onOpen: (layer: number) => void): HTMLElement {
   const c = view.conversions;
   const box = h("div", { class: "conversions", id: "conversions" });
   if (!c || !c.count) {
-    box.appendChild(h("p", { class: "muted", text: "No reformat, quantize or dequantize layers: tensors flow between layers without format conversions." }));
+    box.appendChild(h("p", { class: "muted", text: "No reformat, quantize, dequantize or cast layers: tensors flow between layers without format conversions." }));
     return box;
   }
   box.appendChild(h("p", { class: "muted", text: `${fmtInt(c.count)} conversion layer${c.count === 1 ? "" : "s"}` +
@@ -195,13 +226,14 @@ export function conversionsView(view: BackendView, m: Model, onOpen: (layer: num
       list(cv.producers),
       h("td", null, link(cv.layer), h("div", { class: "muted", text: cv.kind })),
       list(cv.consumers),
-      h("td", null, h("strong", { text: `${cv.from_type} → ${cv.to_type}` }), h("div", { class: "muted small", text: `${cv.from_format} → ${cv.to_format}` })),
-      h("td", { class: "mono", text: cv.dims }),
+      h("td", null, h("strong", { text: `${cv.from_type} → ${cv.to_type}` }), h("div", { class: "muted small mono conv-labels", text: `${cv.from_label} → ${cv.to_label}`, title: `${cv.from_format} → ${cv.to_format}` })),
+      h("td", { class: "mono dims", text: cv.dims }),
       m.timed ? h("td", { class: "c-num", text: fmtMs(cv.avg_ms, 4) }) : null);
     tb.appendChild(tr);
   }
   box.appendChild(h("div", { class: "table-scroll" }, h("table", { class: "tensors conv-table" },
     h("thead", null, h("tr", null, h("th", { text: "Producer" }), h("th", { text: "Conversion" }), h("th", { text: "Consumer" }),
       h("th", { text: "From → to (type, format)" }), h("th", { text: "Shape" }), m.timed ? h("th", { text: "Avg" }) : null)), tb)));
+  keepTokens(box);
   return box;
 }

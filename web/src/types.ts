@@ -23,11 +23,19 @@ export interface Columns {
   avg: ArrayLike<number> | null;
   pct: ArrayLike<number> | null;
   myelin: ArrayLike<number>;
+  /** per layer, the id in strings of its storage conversion kind (the
+   *  analysis' tags: reformat, quantize, dequantize, cast), -1 for none */
+  conv: ArrayLike<number>;
+  /** rows that are profile records (profile_only): each record's layer index, -1 unmatched; null when the rows are layers */
+  layer: ArrayLike<number> | null;
+  /** avg and pct are the cost model's predicted times (layer_only), not measured */
+  predicted: boolean;
   /** topological order */
   topo: ArrayLike<number>;
   /** producer, consumer pairs */
   edges: ArrayLike<number>;
-  /** per edge, the id in strings of "dims|format" of the tensor it carries, -1 unknown */
+  /** per edge, the id in strings of "dims|label" of the tensor it carries
+   *  (label: the format as layerfacts.FormatLabel names it, "fp16:chw32"), -1 unknown */
   edge_label: ArrayLike<number>;
   /** layers placed on the roofline (records[].roofline), null when none */
   roofline?: Work | null;
@@ -57,6 +65,9 @@ export interface PackedColumns {
   avg: PackedFloats;
   pct: PackedFloats;
   myelin: PackedInts;
+  conv: PackedInts;
+  layer: PackedInts | null;
+  predicted: boolean;
   /** null for the identity order */
   topo: number[] | null;
   /** producer minus the previous producer, consumer minus its producer */
@@ -76,6 +87,8 @@ export interface BackendView {
   columns: string;
   tactics: string;
   sources: string;
+  /** what the rows are: the layers, or a profile_only backend's records */
+  rows: "layers" | "records";
   chunks: number;
   chunk: number;
   slowest: { layer: number; name: string; avg_ms: number; percentage: number; layer_type: string } | null;
@@ -91,6 +104,8 @@ export interface Conversion {
   kind: string;
   from_format: string;
   to_format: string;
+  from_label: string;
+  to_label: string;
   from_type: string;
   to_type: string;
   dims: string;

@@ -1,0 +1,324 @@
+package browsertests
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trtperf/trtperf/internal/cli"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/layerfacts"
+)
+
+// looks are the window sizes of issue 23 in light and dark colour schemes.
+var looks = []struct {
+	w, h   int64
+	scheme string
+}{{1280, 800, "light"}, {1280, 800, "dark"}, {1920, 1080, "light"}, {1920, 1080, "dark"}}
+
+// eachLook runs check at each size and colour scheme in one browser, in a
+// subtest named by both ("1280x800-dark").
+func eachLook(t *testing.T, p *page, check func(t *testing.T, name string)) {
+	t.Helper()
+	for _, lk := range looks {
+		name := fmt.Sprintf("%dx%d-%s", lk.w, lk.h, lk.scheme)
+		t.Run(name, func(t *testing.T) {
+			p.do(t, chromedp.EmulateViewport(lk.w, lk.h), colourScheme(lk.scheme))
+			check(t, name)
+		})
+	}
+}
+
+// colourScheme emulates prefers-color-scheme.
+func colourScheme(s string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}}})
+		return err
+	})
+}
+
+// openBackend opens the report and the backend labelled label.
+func (p *page) openBackend(t *testing.T, url, label string) {
+	t.Helper()
+	p.open(t, url)
+	if eval[string](t, p, `document.querySelector("#backend-tabs .tab.active").dataset.label || ""`) == label {
+		return
+	}
+	p.do(t, js(fmt.Sprintf(`document.querySelector('#backend-tabs .tab[data-label=%q]').click()`, label)),
+		chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+}
+
+// TestConversionsAndFormats is issue 23 items 2 and 3 on real engines: the
+// conversions are what the analysis' tags say (layerfacts.ConversionKind
+// over the records), the same set in the graph's marks, the Conversions
+// tab and the first screen's count; every edge label is the tensor's
+// dimensions and layerfacts.FormatLabel of its format (the command line's
+// vocabulary: a Thirty-two wide format is chw32, never C/2).
+func TestConversionsAndFormats(t *testing.T) {
+	root := corpustest.Dir(t, corpustest.Reports)
+	cases := []struct{ dir, label string }{
+		{"trex-tf-resnet50-rtx3090", "int8-qat"},
+		{"trex-mobilenetv2-qat-titanrtx", "int8-qat"},
+		{"trex-resnet18-a100-qat", "int8-qat"},
+	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.dir)
+	}
+	dirs, data := packageCorpus(t, root, names)
+	p := newPage(t, 300*time.Second)
+	for i, c := range cases {
+		b := backendByLabel(t, data[i], c.label)
+		want := map[int]string{}
+		for k := range b.Records {
+			r := &b.Records[k]
+			if kind := layerfacts.ConversionKind(r.Tags, r.FusedOps, r.InputTypes, r.OutputTypes, r.Name); kind != "" {
+				want[r.Layer] = kind
+			}
+		}
+		labels := map[string]bool{}
+		chw32 := false
+		for _, l := range b.Layers {
+			for _, x := range append(append([]contract.Tensor(nil), l.Inputs...), l.Outputs...) {
+				labels[strings.TrimSpace(dimsText(x.Dimensions)+" "+layerfacts.FormatLabel(x.Format))] = true
+				chw32 = chw32 || strings.Contains(x.Format, "Thirty-two wide")
+			}
+		}
+		t.Run(c.dir, func(t *testing.T) {
+			eachLook(t, p, func(t *testing.T, look string) {
+				p.openBackend(t, fileURL(dirs[i]), c.label)
+				if got := p.attr(t, "#card-conversions", "data-value"); got != fmt.Sprint(len(want)) {
+					t.Errorf("first screen counts %s conversions, the analysis' tags %d", got, len(want))
+				}
+				r := eval[edgeReport](t, p, `window.__trtperf.edgeReport()`)
+				if r.Conversions != len(want) {
+					t.Errorf("the graph marks %d conversions, the analysis' tags %d", r.Conversions, len(want))
+				}
+				sawChw32 := false
+				for _, l := range r.Labels {
+					if l == "" {
+						continue
+					}
+					if !labels[l] {
+						t.Errorf("edge label %q is no tensor's dims and FormatLabel", l)
+						break
+					}
+					sawChw32 = sawChw32 || strings.Contains(l, ":chw32")
+				}
+				if chw32 && !sawChw32 {
+					t.Errorf("the engine has Thirty-two wide tensors but no edge says chw32")
+				}
+				p.showView(t, "conversions")
+				rows := eval[[]struct {
+					Layer int
+					Kind  string
+					Label string
+				}](t, p, `Array.from(document.querySelectorAll("#conversions tbody tr")).map((r) => ({layer: Number(r.dataset.layer),
+					kind: r.children[1].querySelector(".muted").textContent, label: r.querySelector(".conv-labels").textContent}))`)
+				if len(rows) != len(want) {
+					t.Errorf("the Conversions tab lists %d layers, the analysis' tags %d", len(rows), len(want))
+				}
+				for _, row := range rows {
+					if want[row.Layer] != row.Kind {
+						t.Errorf("conversion row of layer %d says %q, the tags %q", row.Layer, row.Kind, want[row.Layer])
+					}
+					if strings.Contains(row.Label, "C/") || !strings.Contains(row.Label, ":") {
+						t.Errorf("conversion row of layer %d labels its formats %q", row.Layer, row.Label)
+					}
+				}
+				checkNoBrokenTokens(t, p, "conversions")
+				// A conversion's details: tensors, shapes and formats.
+				p.click(t, "#conversions tbody tr .linkish")
+				p.do(t, chromedp.WaitReady(chromedp.CSS(`#details[data-loaded]`)))
+				p.showView(t, "conversions")
+				checkNoBrokenTokens(t, p, "conversion details")
+				if look == "1280x800-dark" && i == 0 {
+					p.elementShot(t, "#explorer", "conversions-"+c.dir+"-"+look)
+				}
+			})
+		})
+	}
+	noJSErrors(t, p)
+}
+
+// backendByLabel returns the backend labelled label.
+func backendByLabel(t *testing.T, d *contract.AnalyzeData, label string) *contract.Backend {
+	t.Helper()
+	for i := range d.Results {
+		if d.Results[i].Label == label {
+			return &d.Results[i]
+		}
+	}
+	t.Fatalf("no backend %q", label)
+	return nil
+}
+
+// dimsText is dims as the report writes them ("1×64×8×8").
+func dimsText(d []int64) string {
+	parts := make([]string, len(d))
+	for i, v := range d {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, "×")
+}
+
+// brokenTokens returns up to 20 words (runs of non-space characters) of
+// the page's tables, cards and charts that the layout broke across lines:
+// a number split from its digits or a name cut mid-word ("0.0 / 614 / ms",
+// "Sha/pe"). The whole-name places (the details' heading, parameters,
+// prose) are left out.
+const brokenTokens = `(() => {
+	const bad = [];
+	for (const root of document.querySelectorAll("#latency, #pareto, #breakdowns, .tensors, .kv, .trow, .cmp-table, #run-card, .bars")) {
+		const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+		for (let n = w.nextNode(); n; n = w.nextNode()) {
+			const el = n.parentElement;
+			if (!el || el.closest("#details-name, pre, .markdown, .evidence, [hidden]") || !el.getClientRects().length) continue;
+			const re = /\S+/g;
+			let m;
+			while ((m = re.exec(n.textContent)) && bad.length < 20) {
+				const r = document.createRange();
+				r.setStart(n, m.index);
+				r.setEnd(n, m.index + m[0].length);
+				const tops = new Set(Array.from(r.getClientRects()).filter((x) => x.width > 0).map((x) => Math.round(x.bottom)));
+				// A word longer than a card column (a path, a fused
+				// layer's name) may wrap; names in tables are cut instead.
+				if (tops.size > 1 && m[0].length <= 32) bad.push(m[0]);
+			}
+		}
+	}
+	return bad;
+})()`
+
+// checkNoBrokenTokens fails when a number or identifier is broken across
+// lines.
+func checkNoBrokenTokens(t *testing.T, p *page, where string) {
+	t.Helper()
+	if bad := eval[[]string](t, p, brokenTokens); len(bad) > 0 {
+		t.Errorf("%s: words broken across lines: %q", where, bad)
+	}
+}
+
+// expectedHeadline is the latency the first screen should quote: measured
+// GPU compute or latency median, else end to end, else the layer sum.
+func expectedHeadline(b *contract.Backend) (float64, bool) {
+	tm := b.Timing
+	if m := tm.Measured; m != nil {
+		if v := m.GPUComputeMs.Median; v != nil && *v > 0 {
+			return *v, true
+		}
+		if v := m.LatencyMs.Median; v != nil && *v > 0 {
+			return *v, true
+		}
+	}
+	if e := tm.EndToEnd; e != nil && e.MedianMs > 0 {
+		return e.MedianMs, true
+	}
+	return tm.AverageInferenceMs, false
+}
+
+// TestProfileOnlyReport is issue 23 item 1 for profile_only backends: a
+// TensorRT 7 GPU run without layer info (the Jetson GoogLeNet sweep), a
+// names-only dump (DETR) and a generated names-only engine. Each page
+// shows the headline latency (measured when the folder has it), the
+// profiled layer count, time by kind saying the kinds come from layer
+// names, the overview items, the slowest layers as bars that open their
+// record, and one table row per record — no graph.
+func TestProfileOnlyReport(t *testing.T) {
+	root := corpustest.Dir(t, corpustest.Reports)
+	cases := []string{"jetson-trt7-googlenet-int8-batch-sweep-concat", "detr-resnet50-int8-layer-names-only"}
+	dirs, data := packageCorpus(t, root, cases)
+	gen := t.TempDir()
+	runGen(t, "--shape", "cnn", "--layers", "120", "--names-only", "--label", "int8", "--precision", "int8", "--out", gen)
+	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, dirs, data = append(cases, "generated-names-only"), append(dirs, dir), append(data, d)
+	p := newPage(t, 300*time.Second)
+	for i, c := range cases {
+		b := &data[i].Results[0]
+		if b.Validation.AnalysisMode != contract.ModeProfileOnly {
+			t.Fatalf("%s: analysis mode %s, want profile_only", c, b.Validation.AnalysisMode)
+		}
+		t.Run(c, func(t *testing.T) {
+			eachLook(t, p, func(t *testing.T, look string) {
+				p.open(t, fileURL(dirs[i]))
+				if got := p.attr(t, "#validation", "class"); !strings.Contains(got, "partial-banner") {
+					t.Errorf("validation panel class %q, want the partial (profile only) banner", got)
+				}
+				want, measured := expectedHeadline(b)
+				if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-want) > 1e-9*math.Max(1, want) {
+					t.Errorf("headline %v ms, want %v", got, want)
+				}
+				if got := p.attr(t, "#latency", "data-measured"); got != map[bool]string{true: "1", false: "0"}[measured] {
+					t.Errorf("headline measured=%s, want %v", got, measured)
+				}
+				if got := p.attr(t, "#card-layers", "data-value"); got != strconv.Itoa(b.ProfileCount) {
+					t.Errorf("card counts %s layers, the profile %d", got, b.ProfileCount)
+				}
+				if got := p.textOf(t, "#chart-type h3"); !strings.Contains(got, "guessed from layer names") {
+					t.Errorf("time by kind is titled %q: it does not say the kinds are guessed from names", got)
+				}
+				var ids []string
+				for _, o := range b.Overview {
+					if o.ID != contract.OverviewMinorItems {
+						ids = append(ids, o.ID)
+					}
+				}
+				if got := eval[[]string](t, p, `Array.from(document.querySelectorAll("#overview-items > li")).map((e) => e.dataset.id)`); len(b.Issues) == 0 && !slices.Equal(got, ids) {
+					t.Errorf("overview items on the page %v, the analysis %v", got, ids)
+				}
+				if eval[bool](t, p, `!!document.getElementById("view-tab-graph")`) {
+					t.Error("a profile_only backend has a graph tab")
+				}
+				if got := len(eval[[]int](t, p, `window.__trtperf.rows()`)); got != len(b.Records) {
+					t.Errorf("the table has %d rows, the profile %d records", got, len(b.Records))
+				}
+				// The slowest bar opens its record in the details.
+				bars := eval[int](t, p, `document.querySelectorAll("#pareto .pareto-bar").length`)
+				if bars != min(20, len(b.Records)) {
+					t.Errorf("%d Pareto bars for %d records", bars, len(b.Records))
+				}
+				p.click(t, "#pareto .pareto-bar .hit")
+				p.do(t, chromedp.WaitReady(chromedp.CSS(`#details[data-loaded]`)))
+				slowest := slices.MaxFunc(b.Records, func(x, y contract.Record) int { return cmp.Compare(x.AvgMs, y.AvgMs) })
+				if got := p.text(t, "#details-name"); got != slowest.Name {
+					t.Errorf("the slowest bar opened %q, want %q", got, slowest.Name)
+				}
+				if got := p.textOf(t, "#details .kv"); !strings.Contains(got, "guessed from the name") {
+					t.Errorf("details do not say the kind was guessed: %q", got)
+				}
+				checkNoBrokenTokens(t, p, c)
+				if strings.HasSuffix(look, "light") || i == 0 {
+					p.screenshot(t, "profile-only-"+c+"-"+look)
+				}
+			})
+		})
+	}
+	noJSErrors(t, p)
+}
+
+// runGen runs trtperf gen with args.
+func runGen(t *testing.T, args ...string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := cli.Main(append([]string{"gen"}, args...), &out, &errb); code != 0 {
+		t.Fatalf("trtperf gen: exit %d: %s", code, errb.String())
+	}
+}
