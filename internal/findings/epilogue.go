@@ -96,6 +96,16 @@ func evalUnfusedEpilogue(c *ctx) *contract.Finding {
 		f.Evidence = append(f.Evidence, "Between producer and activation sit layers that block the fusion: "+strings.Join(parts, ", ")+".")
 		f.Action = "Remove the casts between the convolutions and their activations in the model (" + blockerOrder[0] + "): keep the activation in the convolution's precision so TensorRT fuses it into the convolution's epilogue."
 		f.NextCheck = "Compile without the forced casts (e.g. Torch-TensorRT: same dtype for the whole graph, no truncate/cast passes; ONNX: remove Cast nodes around Clip/ReLU6), rebuild and check that the activation layers are gone."
+	} else if gelu := geluLike(recs); len(gelu) > 0 {
+		f.Action = "Export GELU as one op (ONNX opset 20 Gelu, or the exact erf form x·0.5·(1+erf(x/√2))) directly after its MatMul and bias, in the MatMul's precision, so TensorRT fuses bias and GELU into the GEMM's epilogue"
+		switch n := len(recs) - len(gelu); {
+		case n == 1:
+			f.Action += "; keep the other activation directly after its producer, in its precision"
+		case n > 1:
+			f.Action += fmt.Sprintf("; keep the other %d activations directly after their producers, in their precision", n)
+		}
+		f.Action += ", and rebuild."
+		f.NextCheck = "Rebuild and check that the GELU kernels (" + c.topNames(gelu, 2) + ") are gone and the MatMuls before them barely slowed."
 	} else {
 		f.Action = "Export the activations in a form TensorRT fuses into the convolution/GEMM epilogue (ReLU, Clip/ReLU6 directly after the conv, same precision) and rebuild."
 		f.NextCheck = "Rebuild (or export through ONNX with trtexec) and check that these activation layers are fused into the convolution names (`Conv + Relu`)."
@@ -148,4 +158,17 @@ func blockerKind(name, typ string) string {
 		return "Cast layers"
 	}
 	return ""
+}
+
+// geluLike are the layers that compute GELU: named for it, or a Myelin
+// kernel of its erf form (…Erf… in the fused op list).
+func geluLike(recs []*contract.Record) []*contract.Record {
+	var out []*contract.Record
+	for _, r := range recs {
+		name := strings.ToLower(r.Name)
+		if strings.Contains(name, "gelu") || strings.Contains(name, "erf") {
+			out = append(out, r)
+		}
+	}
+	return out
 }

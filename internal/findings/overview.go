@@ -71,8 +71,20 @@ func evalOverview(c *ctx) []contract.OverviewItem {
 		}
 	}
 	if len(myl) > 0 && c.pct(sumMs(myl)) >= 1 {
+		// A region is opaque when the profile times it as one "Myelin"
+		// layer; a dump that lists Myelin's kernels one by one shows them.
+		opaque := 0
+		for _, r := range myl {
+			if r.RawLayerType == "Myelin" {
+				opaque++
+			}
+		}
+		inside := "Their inside is compiled by Myelin; profile with nsys or rebuild with TensorRT 10+ and detailed verbosity to see kernels."
+		if opaque == 0 {
+			inside = "The dump lists Myelin's kernels one by one, so each is timed and priced on its own."
+		}
 		out = append(out, contract.OverviewItem{ID: "myelin_regions", Title: fmt.Sprintf("Myelin-compiled layers take %.1f%% of the time", c.pct(sumMs(myl))),
-			Evidence: []string{fmt.Sprintf("%d Myelin layers/kernels: %s. Their inside is compiled by Myelin; profile with nsys or rebuild with TensorRT 10+ and detailed verbosity to see kernels.", len(myl), c.topNames(myl, 3))},
+			Evidence: []string{fmt.Sprintf("%d Myelin layers/kernels: %s. %s", len(myl), c.topNames(myl, 3), inside)},
 			Metrics:  map[string]float64{"time_ms": round(sumMs(myl), 6), "share_pct": round(c.pct(sumMs(myl)), 3), "layer_count": float64(len(myl))},
 			Layers:   layerIndexes(myl)})
 	}

@@ -244,7 +244,10 @@ func (c *ctx) fallbackRecs() []*contract.Record {
 		tr := precisionRank(c.target)
 		c.fallback = c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
 			k := t.k
-			return k.is(fCompute) && int(k.rank) > tr && !(c.target == "FP16" && k.is(fBF16))
+			// A quantize kernel reads the wide type by definition: it is the
+			// conversion into the target, not a layer left behind.
+			quantize := k.has(tgQuantize) && !k.has(tgMatmul)
+			return k.is(fCompute) && int(k.rank) > tr && !(c.target == "FP16" && k.is(fBF16)) && !quantize
 		})
 		c.fallbackD = true
 	}

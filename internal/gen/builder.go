@@ -3,6 +3,8 @@ package gen
 import (
 	"strconv"
 	"strings"
+
+	"github.com/trtperf/trtperf/internal/gpu"
 )
 
 // builder is what a shape function writes its engine through: tensor and
@@ -15,6 +17,7 @@ type builder struct {
 	q   dtype // gemm/conv operand type (Int8/FP8 for quantized engines)
 	bd  int64 // batch dimension (-1 when dynamic)
 	mye int   // __mye constant counter
+	dev gpu.Facts
 }
 
 func newBuilder(e *emitter, o Options) *builder {
@@ -142,21 +145,71 @@ func (b *builder) gemm(name string, x tensor, w tensor, out tensor, meta []strin
 
 // gemmCost is milliseconds for an m×k×n GEMM at ~200 TFLOP/s, scaled by the
 // operand precision.
-func (b *builder) gemmCost(m, k, n float64) float64 {
-	c := 2 * m * k * n / 2e11
-	switch b.q {
-	case dtFloat:
-		c *= 3
-	case dtInt8:
-		c *= 0.6
-	case dtFP8:
-		c *= 0.55
+// The layer times are a roofline of the device the engine's tactics name
+// (sm80: an A100-SXM4-80GB; sm90, for the BF16/FP8 engines: an H100 SXM),
+// from the gpu package's datasheet table: a layer takes the longer of its
+// arithmetic at the precision's dense tensor-core peak and its bytes at the
+// memory bandwidth, each at the fraction of peak well-tuned kernels reach,
+// plus the fixed cost of a kernel. No layer is slowed at random: what is
+// slow is slow because of its shape and precision.
+const (
+	computeEfficiency = 0.7    // of the dense tensor-core peak (large GEMMs reach 70-80%)
+	memoryEfficiency  = 0.8    // of the datasheet bandwidth (streaming kernels)
+	kernelMs          = 0.0025 // launch and tail of one kernel in a per-layer profile
+)
+
+// device is the GPU the generated engine's times are for.
+func (b *builder) device() gpu.Facts {
+	if b.dev.Name != "" {
+		return b.dev
 	}
-	return c + 0.004
+	d := gpu.Device{Name: "NVIDIA A100-SXM4-80GB", CCMajor: 8, CCMinor: 0}
+	if b.q == dtBF16 || b.q == dtFP8 {
+		d = gpu.Device{Name: "NVIDIA H100 80GB HBM3", CCMajor: 9, CCMinor: 0}
+	}
+	f, ok := gpu.Derive(d)
+	if !ok || f.MemoryBandwidthGBs == nil {
+		panic("gen: the gpu table lacks " + d.Name)
+	}
+	b.dev = f
+	return f
 }
 
-// memCost is milliseconds to stream `bytes` at ~1 TB/s.
-func memCost(bytes float64) float64 { return bytes/1e9 + 0.002 }
+// peakTFLOPS is the device's dense peak for the GEMM operand type.
+func (b *builder) peakTFLOPS() float64 {
+	p := b.device().Peaks
+	v := p.FP16
+	switch b.q {
+	case dtFloat:
+		v = p.TF32 // FP32 GEMMs take TF32 tensor-core tactics by default
+	case dtBF16:
+		v = p.BF16
+	case dtInt8:
+		v = p.INT8
+	case dtFP8:
+		v = p.FP8
+	}
+	if v == nil {
+		panic("gen: no peak for the engine's precision on " + b.device().Name)
+	}
+	return *v
+}
+
+// gemmCost is the milliseconds of an m×k by k×n product: operands and
+// result in the activation type, weights in the operand type.
+func (b *builder) gemmCost(m, k, n float64) float64 {
+	flops := 2 * m * k * n
+	bytes := (m*k+m*n)*b.act.size() + k*n*b.q.size()
+	compute := flops / (b.peakTFLOPS() * 1e9 * computeEfficiency) // TFLOP/s = 1e9 FLOP/ms
+	return max(compute, b.bytesMs(bytes)) + kernelMs
+}
+
+// memCost is the milliseconds of a kernel that streams `bytes`.
+func (b *builder) memCost(bytes float64) float64 { return b.bytesMs(bytes) + kernelMs }
+
+func (b *builder) bytesMs(bytes float64) float64 {
+	return bytes / (*b.device().MemoryBandwidthGBs * 1e6 * memoryEfficiency) // GB/s = 1e6 B/ms
+}
 
 var tiles = []string{"128x128x32", "128x256x64", "256x128x64", "64x128x64", "128x64x64", "64x64x64"}
 
@@ -271,7 +324,7 @@ func dimsJSONc(v ...int64) string {
 // reformat is a Reformat CopyNode feeding input 0 of consumer.
 func (b *builder) reformat(src tensor, consumer string, lay layout, dt dtype) (*layer, tensor) {
 	out := tensor{name: "Reformatted Input Tensor 0 to " + consumer, dims: src.dims, dt: dt, lay: lay}
-	cost := memCost(2 * float64(numel(src.dims)) * 2)
+	cost := b.memCost(2 * float64(numel(src.dims)) * 2)
 	if b.r.intn(12) == 0 {
 		cost = 0 // elided at run time
 	}

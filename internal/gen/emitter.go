@@ -381,20 +381,13 @@ func naTensor(name string) bool {
 	return h.Sum32()%7 == 0
 }
 
-// drawTime turns a nominal cost into a measured average: lognormal noise
-// plus a rare slow outlier, so a few layers dominate as in real engines.
+// drawTime turns a layer's modelled cost into a measured average: the
+// roofline time with the run-to-run spread of a profiled kernel (2%).
 func (e *emitter) drawTime(cost float64) float64 {
 	if cost == 0 {
 		return 0
 	}
-	v := cost * e.rt.lognormal(0.3)
-	if e.rt.intn(500) == 0 {
-		v *= 3 + 7*e.rt.float()
-	}
-	if v < 0.001 {
-		v = 0.001 + v/10
-	}
-	return v
+	return cost * e.rt.lognormal(0.02)
 }
 
 func newJW(w *bufio.Writer) *jw { return &jw{w: w, tmp: make([]byte, 0, 32)} }

@@ -96,3 +96,14 @@ func splitFormat(l layout) string {
 	}
 	return "Channel major where channel % " + strconv.Itoa(int(l)) + " == 0"
 }
+
+// size is the bytes of one element.
+func (d dtype) size() float64 {
+	switch d {
+	case dtFloat:
+		return 4
+	case dtInt8, dtFP8:
+		return 1
+	}
+	return 2
+}

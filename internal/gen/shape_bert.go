@@ -37,16 +37,16 @@ func buildBERT(b *builder) {
 		in: []tensor{ids, types}, out: []tensor{x}, consts: []tensor{b.dconst(act, bertVocab, H)},
 		meta: ops("/bert/embeddings/", "word_embeddings/Gather", "token_type_embeddings/Gather", "Add", "position_embeddings/Gather", "Add_1",
 			"LayerNorm/ReduceMean", "LayerNorm/Sub", "LayerNorm/Pow", "LayerNorm/ReduceMean_1", "LayerNorm/Add", "LayerNorm/Sqrt", "LayerNorm/Div", "LayerNorm/Mul", "LayerNorm/Add_1"),
-		tactic: "__myl_GatGatAddGatAddMeaSubMulMeaAddSqrDivMulAdd_0x" + b.r.hex(32), cost: memCost(fS * float64(H) * 8), myelin: true})
+		tactic: "__myl_GatGatAddGatAddMeaSubMulMeaAddSqrDivMulAdd_0x" + b.r.hex(32), cost: b.memCost(fS * float64(H) * 8), myelin: true})
 	m := t("/bert/Mul_output_0", act, layLinear, b.bd, 1, 1, S)
 	m.shared = true
-	b.add(b.kgen("CastSubMul", []tensor{mask}, []tensor{m}, ops("/bert/", "Unsqueeze", "Unsqueeze_1", "Cast", "Sub", "Mul"), memCost(fS*8)))
+	b.add(b.kgen("CastSubMul", []tensor{mask}, []tensor{m}, ops("/bert/", "Unsqueeze", "Unsqueeze_1", "Cast", "Sub", "Mul"), b.memCost(fS*8)))
 	for L := 0; b.room(); L++ {
 		p := "/bert/encoder/layer." + strconv.Itoa(L)
 		in := x
 		if quant {
 			in = hid(p+"/attention/self/query/input_quantizer/QuantizeLinear_output_0", q)
-			b.add(b.kgen("Quantize", []tensor{x}, []tensor{in}, []string{p + "/attention/self/query/input_quantizer/QuantizeLinear"}, memCost(fS*float64(H)*3)))
+			b.add(b.kgen("Quantize", []tensor{x}, []tensor{in}, []string{p + "/attention/self/query/input_quantizer/QuantizeLinear"}, b.memCost(fS*float64(H)*3)))
 		}
 		heads := make([]tensor, 3)
 		for i, w := range []string{"query", "key", "value"} {
@@ -75,16 +75,16 @@ func buildBERT(b *builder) {
 			lnOps += "Quantize"
 		}
 		b.add(b.kgen(lnOps, []tensor{ao, x}, []tensor{x1}, ops(p+"/attention/output/", "Add", "LayerNorm/ReduceMean", "LayerNorm/Sub", "LayerNorm/Pow",
-			"LayerNorm/ReduceMean_1", "LayerNorm/Add", "LayerNorm/Sqrt", "LayerNorm/Div", "LayerNorm/Mul", "LayerNorm/Add_1"), memCost(fS*float64(H)*8)))
+			"LayerNorm/ReduceMean_1", "LayerNorm/Add", "LayerNorm/Sqrt", "LayerNorm/Div", "LayerNorm/Mul", "LayerNorm/Add_1"), b.memCost(fS*float64(H)*8)))
 		h := t(p+"/intermediate/dense/Add_output_0", act, layLinear, b.bd, S, bertInter)
 		b.add(b.gemm(p+"/intermediate/dense/MatMul", x1, b.dconst(q, H, bertInter), h, ops(p+"/intermediate/dense/", "MatMul", "Add"), fS, float64(H), bertInter))
 		g := t(p+"/intermediate/intermediate_act_fn/Mul_1_output_0", q, layLinear, b.bd, S, bertInter)
-		b.add(b.kgen("DivErfAddMulMul", []tensor{h}, []tensor{g}, ops(p+"/intermediate/intermediate_act_fn/", "Div", "Erf", "Add", "Mul", "Mul_1"), memCost(fS*bertInter*4)))
+		b.add(b.kgen("DivErfAddMulMul", []tensor{h}, []tensor{g}, ops(p+"/intermediate/intermediate_act_fn/", "Div", "Erf", "Add", "Mul", "Mul_1"), b.memCost(fS*bertInter*4)))
 		o := hid(p+"/output/dense/Add_output_0", act)
 		b.add(b.gemm(p+"/output/dense/MatMul", g, b.dconst(q, bertInter, H), o, ops(p+"/output/dense/", "MatMul", "Add"), fS, bertInter, float64(H)))
 		x2 := hid(p+"/output/LayerNorm/Add_1_output_0", act)
 		b.add(b.kgen("AddAddMeanSubMulMeanAddSqrtDivMulAdd", []tensor{o, x1}, []tensor{x2}, ops(p+"/output/", "Add", "LayerNorm/ReduceMean", "LayerNorm/Sub",
-			"LayerNorm/Pow", "LayerNorm/ReduceMean_1", "LayerNorm/Add", "LayerNorm/Sqrt", "LayerNorm/Div", "LayerNorm/Mul", "LayerNorm/Add_1"), memCost(fS*float64(H)*8)))
+			"LayerNorm/Pow", "LayerNorm/ReduceMean_1", "LayerNorm/Add", "LayerNorm/Sqrt", "LayerNorm/Div", "LayerNorm/Mul", "LayerNorm/Add_1"), b.memCost(fS*float64(H)*8)))
 		b.boundary()
 		x = x2
 	}
@@ -94,6 +94,6 @@ func buildBERT(b *builder) {
 	pd := t("/bert/pooler/dense/Add_output_0", act, layLinear, b.bd, H)
 	b.add(b.gemm("/bert/pooler/dense/MatMul", last, b.dconst(act, H, H), pd, ops("/bert/pooler/", "Gather", "dense/MatMul", "dense/Add"), 1, float64(H), float64(H)))
 	po := t("pooler_output", act, layLinear, b.bd, H)
-	b.add(b.kgen("Tanh", []tensor{pd}, []tensor{po}, []string{"/bert/pooler/activation/Tanh"}, memCost(float64(H)*4)))
+	b.add(b.kgen("Tanh", []tensor{pd}, []tensor{po}, []string{"/bert/pooler/activation/Tanh"}, b.memCost(float64(H)*4)))
 	b.output(po)
 }

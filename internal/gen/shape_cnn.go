@@ -29,7 +29,7 @@ func buildCNN(b *builder) {
 		x = t("/quant/QuantizeLinear_output_0", dtInt8, layVec4, bd, 3, 224, 224)
 		b.add(&layer{name: "/quant/QuantizeLinear", typ: "Reformat", in: []tensor{img}, out: []tensor{x},
 			params: []kv{{"ParameterType", `"Reformat"`}}, origin: "QDQ", tvalue: "0x0000000000000000",
-			meta: []string{"/quant/QuantizeLinear"}, cost: memCost(3 * 224 * 224 * 5)})
+			meta: []string{"/quant/QuantizeLinear"}, cost: b.memCost(3 * 224 * 224 * 5)})
 	} else {
 		l, o := b.reformat(img, stem, layHWC4, dt)
 		if dt == dtFloat {
@@ -73,7 +73,7 @@ func buildCNN(b *builder) {
 	// TensorRT 10 hands the classifier to Myelin, as in the AlexNet corpus dump.
 	b.newGraph(false)
 	fl := t("/Flatten_output_0'.1", b.act, layLinear, bd, 2048)
-	b.add(b.kgen("Res", []tensor{gap}, []tensor{fl}, []string{"/Flatten"}, memCost(2048*4)))
+	b.add(b.kgen("Res", []tensor{gap}, []tensor{fl}, []string{"/Flatten"}, b.memCost(2048*4)))
 	out := t("output", b.act, layLinear, bd, 1000)
 	b.add(b.gemm("/fc/Gemm", fl, b.dconst(b.act, 2048, 1000), out, []string{"/fc/Gemm"}, float64(b.abs(bd)), 2048, 1000))
 	b.output(out)
@@ -125,5 +125,5 @@ func (b *builder) pool(name string, in, out tensor, kind string, window, stride 
 		params: []kv{{"ParameterType", `"Pooling"`}, {"PoolingType", `"` + kind + `"`}, {"WindowSize", w},
 			{"PaddingMode", `"kEXPLICIT_ROUND_DOWN"`}, {"PrePadding", "[0,0]"}, {"PostPadding", "[0,0]"},
 			{"Stride", dimsJSONc(stride, stride)}, {"BlendFactor", "0"}, {"AverageCountExcludesPadding", "1"}},
-		tactic: tac, tvalue: b.tv(), cost: memCost(float64(numel(in.dims)) * 2.2)}
+		tactic: tac, tvalue: b.tv(), cost: b.memCost(float64(numel(in.dims)) * 2.2)}
 }

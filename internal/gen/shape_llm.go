@@ -34,12 +34,12 @@ func buildLLM(b *builder) {
 	x := hid("/model/embed_tokens/Gather_output_0", act)
 	b.add(&layer{name: "/model/embed_tokens/Gather", mylSfx: true, typ: "kgen", in: []tensor{ids}, out: []tensor{x},
 		consts: []tensor{b.dconst(act, llmVocab, H)}, meta: []string{"/model/embed_tokens/Gather"},
-		cost: memCost(S * float64(H) * 2), tactic: "__myl_Gath_0x" + b.r.hex(32), myelin: true})
+		cost: b.memCost(S * float64(H) * 2), tactic: "__myl_Gath_0x" + b.r.hex(32), myelin: true})
 	cos := t("/model/rotary_emb/Cos_output_0", act, layLinear, b.bd, -1, llmHead)
 	sin := t("/model/rotary_emb/Sin_output_0", act, layLinear, b.bd, -1, llmHead)
 	cos.shared, sin.shared = true, true
 	b.add(b.kgen("CastMatMulConcatCosSin", []tensor{pos}, []tensor{cos, sin},
-		ops("/model/rotary_emb/", "Cast", "MatMul", "Concat", "Cos", "Sin"), memCost(S*llmHead*8)))
+		ops("/model/rotary_emb/", "Cast", "MatMul", "Concat", "Cos", "Sin"), b.memCost(S*llmHead*8)))
 	qkvN := int64(llmHidden + 2*llmKV*llmHead)
 	for L := 0; b.room(); L++ {
 		if L > 0 && L%8 == 0 {
@@ -49,7 +49,7 @@ func buildLLM(b *builder) {
 		p := "/model/layers." + strconv.Itoa(L)
 		n1 := hid(p+"/input_layernorm/Mul_1_output_0", q)
 		k := b.kgen(normOps(q), []tensor{x}, []tensor{n1},
-			ops(p+"/input_layernorm/", "Cast", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul_1"), memCost(S*float64(H)*6))
+			ops(p+"/input_layernorm/", "Cast", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul_1"), b.memCost(S*float64(H)*6))
 		k.consts = []tensor{b.dconst(act, H)}
 		b.add(k)
 		qkv := hid(p+"/self_attn/qkv_proj/MatMul_output_0", act)
@@ -72,7 +72,7 @@ func buildLLM(b *builder) {
 		qr := t(p+"/self_attn/q_rotary_output_0", act, layLinear, b.bd, llmHeads, -1, llmHead)
 		kr := t(p+"/self_attn/k_rotary_output_0", act, layLinear, b.bd, llmKV, -1, llmHead)
 		rot := b.kgen("MulSliceNegConcatMulAdd", []tensor{split, cos, sin}, []tensor{qr, kr},
-			ops(p+"/self_attn/", "Unsqueeze", "Unsqueeze_1", "Mul", "Slice", "Slice_1", "Neg", "Concat", "Mul_1", "Add", "Mul_2", "Slice_2", "Slice_3", "Neg_1", "Concat_1", "Mul_3", "Add_1"), memCost(S*float64(qkvN)*4))
+			ops(p+"/self_attn/", "Unsqueeze", "Unsqueeze_1", "Mul", "Slice", "Slice_1", "Neg", "Concat", "Mul_1", "Add", "Mul_2", "Slice_2", "Slice_3", "Neg_1", "Concat_1", "Mul_3", "Add_1"), b.memCost(S*float64(qkvN)*4))
 		rot.stream = stream
 		b.add(rot)
 		at := hid(p+"/self_attn/Reshape_6_output_0", q)
@@ -86,7 +86,7 @@ func buildLLM(b *builder) {
 		n2 := hid(p+"/post_attention_layernorm/Mul_1_output_0", q)
 		k = b.kgen("Add"+normOps(q), []tensor{x, o}, []tensor{x2, n2},
 			append([]string{p + "/Add"}, ops(p+"/post_attention_layernorm/", "Cast", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul_1")...),
-			memCost(S*float64(H)*8))
+			b.memCost(S*float64(H)*8))
 		k.consts = []tensor{b.dconst(act, H)}
 		b.add(k)
 		b.boundary()
@@ -94,18 +94,18 @@ func buildLLM(b *builder) {
 		b.add(b.gemm(p+"/mlp/gate_proj/MatMul", n2, b.dconst(q, H, 2*llmInter), gu,
 			ops(p+"/mlp/", "gate_proj/MatMul", "up_proj/MatMul"), S, float64(H), 2*llmInter))
 		a := t(p+"/mlp/Mul_output_0", q, layLinear, b.bd, -1, llmInter)
-		b.add(b.kgen("SigmMulMul", []tensor{gu}, []tensor{a}, ops(p+"/mlp/", "act_fn/Sigmoid", "act_fn/Mul", "Mul"), memCost(S*llmInter*6)))
+		b.add(b.kgen("SigmMulMul", []tensor{gu}, []tensor{a}, ops(p+"/mlp/", "act_fn/Sigmoid", "act_fn/Mul", "Mul"), b.memCost(S*llmInter*6)))
 		d := hid(p+"/mlp/down_proj/MatMul_output_0", act)
 		b.add(b.gemm(p+"/mlp/down_proj/MatMul", a, b.dconst(q, llmInter, H), d, []string{p + "/mlp/down_proj/MatMul"}, S, llmInter, float64(H)))
 		x3 := hid(p+"/Add_1_output_0", act)
-		b.add(b.kgen("Add", []tensor{x2, d}, []tensor{x3}, []string{p + "/Add_1"}, memCost(S*float64(H)*6)))
+		b.add(b.kgen("Add", []tensor{x2, d}, []tensor{x3}, []string{p + "/Add_1"}, b.memCost(S*float64(H)*6)))
 		b.boundary()
 		x = x3
 	}
 	b.e.tail()
 	last := b.last()
 	n := hid("/model/norm/Mul_1_output_0", act)
-	b.add(b.kgen(normOps(act), []tensor{last}, []tensor{n}, ops("/model/norm/", "Cast", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul_1"), memCost(S*float64(H)*6)))
+	b.add(b.kgen(normOps(act), []tensor{last}, []tensor{n}, ops("/model/norm/", "Cast", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul_1"), b.memCost(S*float64(H)*6)))
 	logits := t("logits", dtFloat, layLinear, b.bd, -1, llmVocab)
 	b.add(b.gemm("/lm_head/MatMul", n, b.dconst(act, H, llmVocab), logits, []string{"/lm_head/MatMul"}, S, float64(H), llmVocab))
 	b.output(logits)

@@ -22,7 +22,7 @@ func buildUNet(b *builder) {
 	ctx := b.input(t("encoder_hidden_states", act, layLinear, bd, 77, 768))
 	b.newGraph(true)
 	tp := t("/time_proj/Concat_output_0", act, layLinear, bd, 320)
-	b.add(b.kgen("MulSinCosConcat", []tensor{ts}, []tensor{tp}, ops("/time_proj/", "Unsqueeze", "Mul", "Sin", "Cos", "Concat"), memCost(320*8)))
+	b.add(b.kgen("MulSinCosConcat", []tensor{ts}, []tensor{tp}, ops("/time_proj/", "Unsqueeze", "Mul", "Sin", "Cos", "Concat"), b.memCost(320*8)))
 	t1 := t("/time_embedding/linear_1/Gemm_output_0", act, layLinear, bd, 1280)
 	b.add(b.gemm("/time_embedding/linear_1/Gemm", tp, b.dconst(b.q, 320, 1280), t1, []string{"/time_embedding/linear_1/Gemm"}, 1, 320, 1280))
 	temb := t("/time_embedding/linear_2/Gemm_output_0", act, layLinear, bd, 1280)
@@ -83,7 +83,7 @@ func buildUNet(b *builder) {
 			up := t(p+"upsamplers.0/Resize_output_0", dt, lay, bd, ch, hw*2, hw*2)
 			b.add(&layer{name: p + "upsamplers.0/Resize", typ: "Resize", in: []tensor{x}, out: []tensor{up}, meta: []string{p + "upsamplers.0/Resize"},
 				params: []kv{{"ParameterType", `"Resize"`}, {"ResizeMode", `"NEAREST"`}, {"ResizeScales", "[1,1,2,2]"}},
-				tvalue: b.tv(), cost: memCost(float64(numel(up.dims)) * 3)})
+				tvalue: b.tv(), cost: b.memCost(float64(numel(up.dims)) * 3)})
 			hw *= 2
 			o := t(p+"upsamplers.0/conv/Conv_output_0", dt, lay, bd, ch, hw, hw)
 			b.add(b.conv(p+"upsamplers.0/conv/Conv", []tensor{up}, o, 3, 1, ch, ch, false, false, []string{p + "upsamplers.0/conv/Conv"}))
@@ -104,7 +104,7 @@ func buildUNet(b *builder) {
 func (b *builder) groupNorm(p string, x tensor, ch, hw int64) tensor {
 	o := t(p+"/Mul_output_0", b.convDT(), b.convLay(), b.bd, ch, hw, hw)
 	l := &layer{name: p + "/GroupNormalization + " + p + "/Sigmoid + " + p + "/Mul", in: []tensor{x}, out: []tensor{o},
-		meta: ops(p, "/GroupNormalization", "/Sigmoid", "/Mul"), cost: memCost(float64(ch*hw*hw) * 6)}
+		meta: ops(p, "/GroupNormalization", "/Sigmoid", "/Mul"), cost: b.memCost(float64(ch*hw*hw) * 6)}
 	if b.trt8() {
 		l.typ = "PluginV2"
 		l.params = []kv{{"PluginType", `"GroupNormalizationPlugin"`}, {"PluginVersion", `"1"`}}
@@ -126,7 +126,7 @@ func (b *builder) resnet(p string, x tensor, skip *tensor, temb tensor, cin, cou
 		cp := t(p+"/Concat_output_0", dt, lay, bd, cin+skip.dims[1], hw, hw)
 		b.add(&layer{name: skip.name + " copy", typ: "Reformat", in: []tensor{*skip}, out: []tensor{cp},
 			params: []kv{{"ParameterType", `"Reformat"`}}, origin: "REFORMAT", tvalue: "0x0000000000000000",
-			meta: []string{p + "/Concat"}, cost: memCost(float64(numel(skip.dims)) * 4)})
+			meta: []string{p + "/Concat"}, cost: b.memCost(float64(numel(skip.dims)) * 4)})
 		in = append(in, cp)
 		cin += skip.dims[1]
 	}
@@ -146,7 +146,7 @@ func (b *builder) resnet(p string, x tensor, skip *tensor, temb tensor, cin, cou
 	b.add(&layer{name: "PWN(" + p + "/Unsqueeze_1, " + p + "/Add)", typ: "PointWiseV2", in: []tensor{h1, te}, out: []tensor{h2}, meta: ops(p, "/Unsqueeze_1", "/Add"),
 		params: []kv{{"ParameterType", `"PointWise"`}, {"ParameterSubType", `"PointWiseExpression"`}, {"NbInputArgs", "2"}, {"InputArgs", `["arg0", "arg1"]`},
 			{"NbOperations", "1"}, {"Operations", `["auto const var0 = pwgen::iPlus(arg0, arg1);"]`}},
-		tvalue: "0x000000000000001c", cost: memCost(float64(cout*hw*hw) * 6)})
+		tvalue: "0x000000000000001c", cost: b.memCost(float64(cout*hw*hw) * 6)})
 	n2 := b.groupNorm(p+"/norm2", h2, cout, hw)
 	sc := x
 	if cin != cout {
@@ -173,7 +173,7 @@ func (b *builder) spatial(p string, x tensor, ctx tensor, ch, hw int64) tensor {
 	h := seq("/Reshape_output_0", ch)
 	ln := func(name string, in tensor) tensor {
 		o := seq(name+"/Add_1_output_0", ch)
-		b.add(b.kgen("ResMeanSubMulMeanAddSqrtDivMulAdd", []tensor{in}, []tensor{o}, ops(tb+name, "/ReduceMean", "/Sub", "/Pow", "/ReduceMean_1", "/Add", "/Sqrt", "/Div", "/Mul", "/Add_1"), memCost(fT*fC*6)))
+		b.add(b.kgen("ResMeanSubMulMeanAddSqrtDivMulAdd", []tensor{in}, []tensor{o}, ops(tb+name, "/ReduceMean", "/Sub", "/Pow", "/ReduceMean_1", "/Add", "/Sqrt", "/Div", "/Mul", "/Add_1"), b.memCost(fT*fC*6)))
 		return o
 	}
 	attn := func(name string, in tensor, kv *tensor, resid tensor) tensor {
@@ -195,20 +195,20 @@ func (b *builder) spatial(p string, x tensor, ctx tensor, ch, hw int64) tensor {
 		b.add(g)
 		return o
 	}
-	b.add(b.kgen("TranReshape", []tensor{pin}, []tensor{h}, ops(p, "/Transpose", "/Reshape"), memCost(fT*fC*4)))
+	b.add(b.kgen("TranReshape", []tensor{pin}, []tensor{h}, ops(p, "/Transpose", "/Reshape"), b.memCost(fT*fC*4)))
 	h = attn("/attn1", ln("/norm1", h), nil, h)
 	h = attn("/attn2", ln("/norm2", h), &ctx, h)
 	n3 := ln("/norm3", h)
 	ff := seq("/ff/net.0/proj/MatMul_output_0", 8*ch)
 	b.add(b.gemm(tb+"/ff/net.0/proj/MatMul", n3, b.dconst(q, ch, 8*ch), ff, []string{tb + "/ff/net.0/proj/MatMul"}, fT, fC, 8*fC))
 	gg := seq("/ff/net.0/Mul_3_output_0", 4*ch)
-	b.add(b.kgen("SliceDivErfAddMulMulMul", []tensor{ff}, []tensor{gg}, ops(tb+"/ff/net.0", "/Slice", "/Div", "/Erf", "/Add", "/Mul", "/Mul_1", "/Mul_3"), memCost(fT*fC*24)))
+	b.add(b.kgen("SliceDivErfAddMulMulMul", []tensor{ff}, []tensor{gg}, ops(tb+"/ff/net.0", "/Slice", "/Div", "/Erf", "/Add", "/Mul", "/Mul_1", "/Mul_3"), b.memCost(fT*fC*24)))
 	fo := seq("/ff/net.2/Add_output_0", ch)
 	g := b.gemm(tb+"/ff/net.2/MatMul", gg, b.dconst(q, 4*ch, ch), fo, ops(tb, "/ff/net.2/MatMul", "/ff/net.2/Add", "/Add_2"), fT, 4*fC, fC)
 	g.in = append(g.in, h)
 	b.add(g)
 	back := t(p+"/Reshape_1_output_0", dt, lay, bd, ch, hw, hw)
-	b.add(b.kgen("ReshTran", []tensor{fo}, []tensor{back}, ops(p, "/Reshape_1", "/Transpose_1"), memCost(fT*fC*4)))
+	b.add(b.kgen("ReshTran", []tensor{fo}, []tensor{back}, ops(p, "/Reshape_1", "/Transpose_1"), b.memCost(fT*fC*4)))
 	b.boundary()
 	o := t(p+"/Add_output_0", dt, lay, bd, ch, hw, hw)
 	b.add(b.conv(p+"/proj_out/Conv + "+p+"/Add", []tensor{back, x}, o, 1, 1, ch, ch, false, true, ops(p, "/proj_out/Conv", "/Add")))
