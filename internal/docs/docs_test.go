@@ -188,3 +188,29 @@ func TestNamedPaths(t *testing.T) {
 		t.Errorf("namedPaths = %q, want %q", got, want)
 	}
 }
+
+// TestSkillExamplesForUsers: the skill's examples are read by its users, who
+// have neither this machine's folders nor the source tree.
+func TestSkillExamplesForUsers(t *testing.T) {
+	dir := filepath.Join(root, "skill", "trt-perf-analysis", "examples")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	machinePath := regexp.MustCompile(`(^|[\s"'=(])(/work/|/home/|/Users/|/tmp/|/root/)`)
+	devCommand := regexp.MustCompile(`\bgo (test|run|build|generate)\b|\./internal/|\bcmd/trtperf\b`)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := machinePath.FindString(line); m != "" {
+				t.Errorf("skill examples/%s:%d names a machine path (%s): %s", e.Name(), i+1, strings.TrimSpace(m), line)
+			}
+			if m := devCommand.FindString(line); m != "" {
+				t.Errorf("skill examples/%s:%d names a developer command (%s) the skill's users cannot run: %s", e.Name(), i+1, m, line)
+			}
+		}
+	}
+}
