@@ -140,8 +140,10 @@ func measured(runs []sourcedRun, in inputs.Backend, timesPath string, layerSumMs
 			m.Samples, samplesSet = src.Samples, true
 		}
 		if p.CVPercent != nil {
+			// trtexec prints it only with its variance warning.
 			cv := *p.CVPercent / 100
-			m.CV, m.CVOf = &cv, "gpu_compute"
+			m.CV, m.CVOf, m.CVWarned = &cv, "gpu_compute", true
+			m.Notes = append(m.Notes, fmt.Sprintf("trtexec warned that the GPU compute time is unstable (coefficient of variance %.1f%%, %s): differences smaller than that are noise; lock the GPU clocks, add --useSpinWait and time longer (--duration=30) before comparing", *p.CVPercent, s.file))
 		}
 	}
 	if timesPath != "" && in.Times != nil {
@@ -410,7 +412,8 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 	}
 	b := &contract.Build{PrecisionFlags: []string{}, Options: []contract.Option{}, Warnings: []string{}, Sources: []string{}}
 	opt := func(v string) *string { return &v }
-	useful := false
+	useful, built := false, false
+	var buildCmd *string // the command of a run that built the engine
 	for _, s := range runs {
 		r := s.r
 		contributed := false
@@ -420,15 +423,28 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 		if b.Command == nil && r.Command != "" {
 			b.Command, contributed = opt(r.Command), true
 		}
-		if len(b.Options) == 0 && len(r.Build) > 0 {
-			for _, o := range r.Build {
-				b.Options = append(b.Options, contract.Option{Name: o.Key, Value: o.Value})
-			}
-			contributed = true
+		// A run that loads a built engine prints trtexec's default build
+		// options ("Precision: FP32" for an INT8 engine): they say nothing
+		// of how the engine was built.
+		engineFile, loaded := loadsEngine(r)
+		if loaded && b.LoadedEngine == nil {
+			b.LoadedEngine, contributed = opt(engineFile), true
 		}
-		if b.Precision == nil {
-			if v, ok := engine.Opt(r.Build, "Precision"); ok && v != "" {
-				b.Precision, contributed = opt(v), true
+		if !loaded {
+			built = built || len(r.Build) > 0 || r.Command != ""
+			if buildCmd == nil && r.Command != "" {
+				buildCmd = opt(r.Command)
+			}
+			if len(b.Options) == 0 && len(r.Build) > 0 {
+				for _, o := range r.Build {
+					b.Options = append(b.Options, contract.Option{Name: o.Key, Value: o.Value})
+				}
+				contributed = true
+			}
+			if b.Precision == nil {
+				if v, ok := engine.Opt(r.Build, "Precision"); ok && v != "" {
+					b.Precision, contributed = opt(v), true
+				}
 			}
 		}
 		if b.ModelFormat == nil {
@@ -439,11 +455,11 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 		if b.Batch == nil {
 			if v, ok := engine.Opt(r.Infer, "Batch"); ok && v != "" {
 				b.Batch, contributed = opt(v), true
-			} else if v, ok := engine.Opt(r.Build, "Max batch"); ok && v != "" {
+			} else if v, ok := engine.Opt(r.Build, "Max batch"); ok && v != "" && !loaded {
 				b.Batch, contributed = opt(v), true
 			}
 		}
-		if b.BuildShapes == nil {
+		if b.BuildShapes == nil && !loaded {
 			if v := shapes(r.Build, "Input build shape"); v != "" {
 				b.BuildShapes, contributed = opt(v), true
 			}
@@ -480,8 +496,12 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 	if !useful {
 		return nil
 	}
-	if b.Command != nil {
-		for _, tok := range strings.Fields(*b.Command) {
+	if built {
+		b.LoadedEngine = nil // a source saw the build
+	}
+	tf32Facts(b, runs)
+	if buildCmd != nil {
+		for _, tok := range strings.Fields(*buildCmd) {
 			name, _, _ := strings.Cut(strings.TrimLeft(tok, "-"), "=")
 			if strings.HasPrefix(tok, "--") && slices.Contains(precisionFlags, name) {
 				b.PrecisionFlags = append(b.PrecisionFlags, tok)
@@ -496,6 +516,52 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 		}
 	}
 	return b
+}
+
+// tf32Facts answers the TF32 question from the build's own words: a
+// --noTF32 flag, or a --verbose build log that timed tactics (TF32 ones or
+// none).
+func tf32Facts(b *contract.Build, runs []sourcedRun) {
+	t, f := true, false
+	for _, s := range runs {
+		if _, loaded := loadsEngine(s.r); loaded {
+			continue
+		}
+		if slices.Contains(strings.Fields(s.r.Command), "--noTF32") {
+			b.TF32Timed, b.TF32Evidence = &f, s.file+": the build command says --noTF32"
+			return
+		}
+		if s.r.Log == nil {
+			continue
+		}
+		if x, ok := s.r.Log.Fact(engine.FactTF32Tactic); ok {
+			b.TF32Timed, b.TF32Evidence = &t, fmt.Sprintf("%s line %d: the build timed TF32 tactic %s", s.file, x.Line, x.Value)
+			return
+		}
+		if x, ok := s.r.Log.Fact(engine.FactTacticName); ok && b.TF32Timed == nil {
+			b.TF32Timed, b.TF32Evidence = &f, fmt.Sprintf("%s: the --verbose build timed tactics by kernel name from line %d, none of them TF32", s.file, x.Line)
+		}
+	}
+}
+
+// loadsEngine reports whether a run loaded a built engine (trtexec
+// --loadEngine, or a "Load engine:" build option naming a file) rather
+// than building one, and the engine file.
+func loadsEngine(r *engine.Run) (string, bool) {
+	if r.Log != nil {
+		if f, ok := r.Log.Fact(engine.FactLoadEngine); ok {
+			return f.Value, true
+		}
+	}
+	if v, ok := engine.Opt(r.Build, "Load engine"); ok && strings.TrimSpace(v) != "" {
+		return strings.TrimSpace(v), true
+	}
+	for _, tok := range strings.Fields(r.Command) {
+		if v, ok := strings.CutPrefix(tok, "--loadEngine="); ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // shapes joins the shape options whose key starts with prefix ("Input

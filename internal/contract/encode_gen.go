@@ -575,6 +575,8 @@ func (e enc) measured(v *Measured) {
 	e.OptFloat("measured.cv", v.CV)
 	e.Key(false, "cv_of")
 	e.Str(v.CVOf)
+	e.Key(false, "cv_warned")
+	e.Bool(v.CVWarned)
 	e.Key(false, "cuda_graph")
 	e.OptBool(v.CUDAGraph)
 	e.Key(false, "spin_wait")
@@ -739,6 +741,18 @@ func (e enc) build(v *Build) {
 		e.option(&v.Options[i0])
 	}
 	e.Buf = append(e.Buf, ']')
+	if v.LoadedEngine != nil {
+		e.Key(false, "loaded_engine")
+		e.OptStr(v.LoadedEngine)
+	}
+	if v.TF32Timed != nil {
+		e.Key(false, "tf32_timed")
+		e.OptBool(v.TF32Timed)
+	}
+	if v.TF32Evidence != "" {
+		e.Key(false, "tf32_evidence")
+		e.Str(v.TF32Evidence)
+	}
 	e.Key(false, "warnings")
 	e.Strs(v.Warnings)
 	e.Key(false, "sources")

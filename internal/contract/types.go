@@ -323,11 +323,15 @@ type Measured struct {
 	Samples      *int     `json:"samples"` // timed inferences; null when unknown
 	// CV is the coefficient of variation (std / mean, a fraction) of GPU
 	// compute time, or of latency when there is no GPU compute column.
-	CV                 *float64 `json:"cv"`
-	CVOf               string   `json:"cv_of"` // gpu_compute, latency or "" without cv
-	CUDAGraph          *bool    `json:"cuda_graph"`
-	SpinWait           *bool    `json:"spin_wait"`
-	SeparateProfileRun *bool    `json:"separate_profile_run"`
+	CV   *float64 `json:"cv"`
+	CVOf string   `json:"cv_of"` // gpu_compute, latency or "" without cv
+	// CVWarned: trtexec printed its variance warning ("GPU compute time is
+	// unstable, with coefficient of variance = N%"): the timing is noisy
+	// beyond its own threshold. Absent in older files.
+	CVWarned           bool  `json:"cv_warned,omitempty"`
+	CUDAGraph          *bool `json:"cuda_graph"`
+	SpinWait           *bool `json:"spin_wait"`
+	SeparateProfileRun *bool `json:"separate_profile_run"`
 	// ProfileOverhead is timing.average_inference_ms ÷ the median named by
 	// ProfileOverheadBasis; null without a profile or a median.
 	ProfileOverhead      *float64 `json:"profile_overhead"`
@@ -426,8 +430,20 @@ type Build struct {
 	BuildShapes     *string  `json:"build_shapes"`
 	InferenceShapes *string  `json:"inference_shapes"`
 	Options         []Option `json:"options"` // every build option as printed
-	Warnings        []string `json:"warnings"`
-	Sources         []string `json:"sources"` // base names
+	// LoadedEngine is the engine file a --loadEngine run loaded when no
+	// source saw the build: that run's "Precision", shapes and options are
+	// trtexec's defaults, not how the engine was built, so they are left
+	// out. Absent when a build was seen or nothing was loaded.
+	LoadedEngine *string `json:"loaded_engine,omitempty"`
+	// TF32Timed answers whether the build tried TF32 kernels: true when a
+	// --verbose build log timed a TF32 tactic, false when it timed tactics
+	// and none was TF32 (or the command said --noTF32); absent without a
+	// verbose build log or flag.
+	TF32Timed *bool `json:"tf32_timed,omitempty"`
+	// TF32Evidence is the log line or flag that answers it ("" when absent).
+	TF32Evidence string   `json:"tf32_evidence,omitempty"`
+	Warnings     []string `json:"warnings"`
+	Sources      []string `json:"sources"` // base names
 }
 
 // VersionRange is the TensorRT releases Min..Max ("7.0".."8.2") a

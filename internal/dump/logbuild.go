@@ -15,6 +15,18 @@ import (
 
 // buildLine reads text as a verbose build line; false when it is none.
 func (p *logParser) buildLine(level, text string) bool {
+	// A timed tactic with its kernel name ("Tactic Name:
+	// sm80_xmma_gemm_tf32f32_… Tactic: 0x… Time: …"): the first one, and
+	// the first whose name says TF32 (the build allowed TF32).
+	if i := strings.Index(text, "Tactic: "); i > 0 && strings.Contains(text[i:], " Time: ") {
+		if name := strings.TrimSpace(strings.TrimPrefix(text[:i], "Tactic Name:")); name != "" {
+			for _, k := range []string{engine.FactTacticName, engine.FactTF32Tactic} {
+				if _, seen := p.facts().Fact(k); !seen && (k == engine.FactTacticName || strings.Contains(strings.ToLower(name), "tf32")) {
+					p.fact(k, name)
+				}
+			}
+		}
+	}
 	switch {
 	case strings.HasPrefix(text, "Layer(") && strings.Contains(text, "): "):
 		if l, ok := parseLayerLine(text); ok {

@@ -119,6 +119,8 @@ const (
 	FactWarning           = "warning"             // a trtexec summary warning ("* Throughput may be bound by …")
 	FactTimingFormat      = "autotune_formats"    // an "Autotuning format combination" line
 	FactEngineLayers      = "engine_layers"       // the first engine layer information line
+	FactTacticName        = "tactic_name"         // the first tactic a --verbose build timed by kernel name
+	FactTF32Tactic        = "tf32_tactic"         // the first TF32 tactic a --verbose build timed (its name)
 )
 
 // LogFacts are the facts a log run holds besides its options and summary.

@@ -406,3 +406,28 @@ func containsWord(s, w string) bool {
 func isNameByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
+
+// An FP32 build on Ampere without TF32 kernels: the build's own facts (a
+// --verbose build log's timed tactics, --noTF32) say why, when it has them.
+func TestFP32EngineTF32Answer(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		timed *bool
+		want  string
+	}{
+		{nil, "a --verbose build log would say which"},
+		{&yes, "TF32 was allowed and its kernels lost the timing (log_b.txt line 9"},
+		{&no, "TF32 was not tried (log_b.txt"},
+	} {
+		b := build("a", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nhwckrsc_nhwc_tilesize128x128x8_stage3_warpsize2x2x1_g1", In: f32, Out: f32, Ms: 3, Params: `{"OutMaps":64,"Groups":1}`}})
+		if c.timed != nil {
+			b.Build = &contract.Build{PrecisionFlags: []string{}, Options: []contract.Option{}, Warnings: []string{}, Sources: []string{"log_b.txt"}, TF32Timed: c.timed}
+			b.Build.TF32Evidence = map[bool]string{true: "log_b.txt line 9: the build timed TF32 tactic sm80_xmma_gemm_tf32f32", false: "log_b.txt: the build command says --noTF32"}[*c.timed]
+		}
+		issues, _, _, _ := Evaluate(b)
+		_, f := findByID(issues, "fp32_engine")
+		if f == nil || !strings.Contains(strings.Join(f.Evidence, " "), c.want) {
+			t.Errorf("TF32 timed %v: fp32_engine evidence lacks %q: %+v", c.timed, c.want, f)
+		}
+	}
+}

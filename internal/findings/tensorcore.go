@@ -182,7 +182,7 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 		fmt.Sprintf("This engine computes in FP32 (%s): its convolutions/GEMMs cannot use FP16/INT8 tensor cores.", c.targetEvidence()),
 		fmt.Sprintf("Convolution/GEMM: %.2f%% of the profile on CUDA cores, %.2f%% on TF32 tensor cores; other compute %.2f%%.", c.pct(m), c.pct(t), c.pct(o)))
 	if t == 0 && m > 0 && c.ampereOrNewer(mm) {
-		f.Evidence = append(f.Evidence, "No convolution/GEMM uses TF32 tensor cores, although this GPU has them and TensorRT allows TF32 by default: the build may have disabled TF32 (--noTF32), or TF32 kernels lost the timing. TF32 is the fallback lever only if accuracy rules out FP16.")
+		f.Evidence = append(f.Evidence, "No convolution/GEMM uses TF32 tensor cores, although this GPU has them and TensorRT allows TF32 by default: "+c.tf32Answer()+" TF32 is the fallback lever only if accuracy rules out FP16.")
 	}
 	// Not --best: it enables INT8 too, which without calibration data or
 	// Q/DQ nodes quantizes with placeholder scales.
@@ -346,4 +346,18 @@ func padWaste(in, out, align int64) float64 {
 		useful *= frac(in)
 	}
 	return 1 - useful
+}
+
+// tf32Answer says why an FP32 build on a TF32-capable GPU runs no TF32
+// kernel, from the build's own facts when a --verbose build log or the
+// command answers it.
+func (c *ctx) tf32Answer() string {
+	b := c.b.Build
+	switch {
+	case b == nil || b.TF32Timed == nil:
+		return "the build may have disabled TF32 (--noTF32), or TF32 kernels lost the timing (a --verbose build log would say which)."
+	case *b.TF32Timed:
+		return "TF32 was allowed and its kernels lost the timing (" + b.TF32Evidence + ")."
+	}
+	return "TF32 was not tried (" + b.TF32Evidence + ")."
 }

@@ -63,6 +63,14 @@ func buildLine(b *contract.Build) string {
 		}
 		parts = append(parts, p)
 	}
+	if b.LoadedEngine != nil {
+		// The run loaded a built engine: its printed build options are
+		// trtexec's defaults, not the engine's.
+		parts = append(parts, "precision not known (the run loads the built engine "+*b.LoadedEngine+"; its build options are trtexec's defaults)")
+	}
+	if b.TF32Timed != nil {
+		parts = append(parts, map[bool]string{true: "TF32 tried", false: "TF32 not tried"}[*b.TF32Timed]+" ("+b.TF32Evidence+")")
+	}
 	if b.InferenceShapes != nil {
 		parts = append(parts, "shapes "+*b.InferenceShapes)
 	} else if b.BuildShapes != nil {

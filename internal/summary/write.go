@@ -302,6 +302,13 @@ func measuredText(m *contract.Measured) string {
 	if m.ProfileOverhead != nil {
 		s += fmt.Sprintf("; the layer sum is %.2f× that", *m.ProfileOverhead)
 	}
+	if m.CV != nil {
+		of := strings.ReplaceAll(m.CVOf, "_", " ")
+		s += fmt.Sprintf("; %s varies %.1f%% (coefficient of variation)", of, *m.CV*100)
+		if m.CVWarned {
+			s += ", trtexec warned it is unstable"
+		}
+	}
 	if m.FewSamples {
 		s += "; few samples, noisy"
 	}

@@ -344,6 +344,8 @@ export interface Measured {
   /** Coefficient of variation (standard deviation / mean, a fraction) of GPU compute time, or latency (see cv_of); null without per-inference samples. */
   cv: number | null;
   cv_of: "gpu_compute" | "latency" | "";
+  /** trtexec printed its variance warning (GPU compute time unstable, coefficient of variance over its threshold); false when it did not. Absent in older files. */
+  cv_warned?: boolean;
   /** Whether the run used CUDA graphs; null when unknown. */
   cuda_graph: boolean | null;
   spin_wait: boolean | null;
@@ -462,6 +464,12 @@ export interface Build {
     name: string;
     value: string;
   }[];
+  /** Whether the build tried TF32 kernels: true when a --verbose build log timed a TF32 tactic, false when it timed tactics and none was TF32 or the command said --noTF32. Absent without such a log or flag. */
+  tf32_timed?: boolean;
+  /** The log line or flag that answers tf32_timed. */
+  tf32_evidence?: string;
+  /** The engine file a --loadEngine run loaded when no source saw the build: that run's Precision, shapes and options are trtexec's defaults, not how the engine was built, and are left out. Absent otherwise. */
+  loaded_engine?: string;
   /** Log warnings that bear on performance. */
   warnings: Strings;
   sources: Strings;
