@@ -50,7 +50,7 @@ var rules = []rule{
 		Eval:    evalInputPrologue},
 	{ID: "qdq_placement", Title: "Q/DQ placement leaves quantization unfused",
 		Meaning: "In an explicitly quantized (Q/DQ) engine, QuantizeLinear/DequantizeLinear that TensorRT could not fuse run as reformats, their neighbours run in float, INT8 convolutions with float inputs or outputs fall back to CUDA-core int8x4 tactics, and tensor-core INT8 convolutions write FP16/FP32 for consumers that are not quantized: one cause, placement of Q/DQ in the model.",
-		Price:   "standalone Q/DQ × 0.9 + float neighbours × 0.5 + CUDA-core INT8 convolutions × 0.6 + INT8 convolutions writing float × 0.25; a faster sibling QAT build in the folder bounds it from above.",
+		Price:   "standalone Q/DQ × 0.9 + float neighbours × 0.5 + CUDA-core INT8 convolutions × 0.6 + INT8 convolutions writing float × 0.25, each owned layer in one part (issues[].parts); a faster sibling QAT build in the folder bounds it from above (recoverable_ms and recoverable_high_ms at most its measured difference, metrics.sibling_bound_ms).",
 		Refuted: "a rebuild with Q/DQ on every residual/pooling input in which these layers remain.",
 		Eval:    evalQDQPlacement},
 	{ID: "unfused_epilogue", Title: "Pointwise layers run alone after a convolution/GEMM",
@@ -129,7 +129,7 @@ var rules = []rule{
 // siblingRule documents the cross-backend finding (see sibling.go): it has
 // no per-backend evaluator.
 var siblingRule = rule{ID: "sibling_delta", Title: "A sibling build of the same model in this folder is faster",
-	Meaning: "Another backend of the same model, measured the same way, takes less time; the part of the difference no other finding explains is this finding's price.",
+	Meaning: fmt.Sprintf("Another backend of the same model, measured the same way, takes less time; the part of the difference no other finding explains is this finding's price. A backend counts as a build of the same model only with evidence: the same input shapes, the same GPU when both name one, and at least %g%% of the two builds' compute layers aligned with a layer doing the same work (same FLOPs or output size); otherwise no measured difference prices anything and the overview item %s says why.", limits.siblingMinAlignedPct, OverviewNoSibling),
 	Price:   fmt.Sprintf("measured difference to the fastest comparable sibling, minus the prices of this backend's findings the sibling fixed (a finding the sibling also has, priced there at least %g× the price here, is a cost both pay and is not in the difference); no finding when the rest is within the fixed findings' high prices (their estimates' error).", limits.siblingSharedRatio),
 	Refuted: "the two builds measured on different GPUs, batch sizes or with different profilers."}
 
