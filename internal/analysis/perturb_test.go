@@ -72,7 +72,7 @@ func relabelled(t *testing.T, src, dst string, labels map[string]string, keep fu
 	}
 	for _, e := range entries {
 		base := e.Name()
-		if e.IsDir() || base == "PROVENANCE.md" || (keep != nil && !keep(base)) {
+		if e.IsDir() || base == "PROVENANCE.md" || base == "RESOLUTION.md" || (keep != nil && !keep(base)) {
 			continue
 		}
 		name := base
@@ -138,8 +138,15 @@ func positiveIDs(b *contract.Backend) []string {
 
 // Relabelling every backend to a neutral word (a, b, …) changes no finding:
 // precision intent, QAT and INT8 come from the engine, never from a label.
+// The corpus cases and the issue threads' trtexec logs ("log_qat-int8.txt")
+// are both relabelled.
 func TestCorpusNeutralLabelsSameFindings(t *testing.T) {
-	for _, dir := range corpusCases(t) {
+	dirs := corpusCases(t)
+	issues, _ := filepath.Glob(filepath.Join(corpustest.IssuesDir(t, corpustest.Verdicts), "*", "PROVENANCE.md"))
+	for _, p := range issues {
+		dirs = append(dirs, filepath.Dir(p))
+	}
+	for _, dir := range dirs {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			orig := analyzeDir(t, dir)
