@@ -85,7 +85,7 @@ func TestCostModelCalibration(t *testing.T) {
 	}
 	fit := costmodel.Fit(samples, costmodel.Calibrated)
 	var b strings.Builder
-	fmt.Fprintf(&b, "fit on %d layers: floor %.4g ms, memory efficiency %.3g", len(samples), fit.FloorMs, fit.MemEff)
+	fmt.Fprintf(&b, "fit on %d layers: floor %.4g ms, memory efficiency %.3g, reformat efficiency %.3g", len(samples), fit.FloorMs, fit.MemEff, fit.ReformatEff)
 	for _, p := range costmodel.Paths {
 		fmt.Fprintf(&b, ", %s %.3g", p, fit.Compute[p])
 	}
@@ -98,6 +98,7 @@ func TestCostModelCalibration(t *testing.T) {
 	cal := costmodel.Calibrated
 	near("floor", cal.FloorMs, fit.FloorMs)
 	near("memory efficiency", cal.MemEff, fit.MemEff)
+	near("reformat efficiency", cal.ReformatEff, fit.ReformatEff)
 	for _, p := range costmodel.Paths {
 		near(string(p), cal.Compute[p], fit.Compute[p])
 	}

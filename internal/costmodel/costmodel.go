@@ -24,7 +24,8 @@
 // activations at their formats' element sizes (vectorized formats padded)
 // plus its weights. Layers without arithmetic the layer info determines
 // (pointwise, reformats, pooling, normalisation, Myelin regions, plugins)
-// are memory passes. NoOp layers take no time. floor is what a kernel
+// are memory passes; layout and type conversions (reformats, Q/DQ) at
+// their own achieved bandwidth. NoOp layers take no time. floor is what a kernel
 // costs however small it is, as a per-layer profile records it (launch plus
 // the profiler's events).
 //
@@ -259,9 +260,13 @@ func (d *Device) path(l *Layer) (Path, float64) {
 
 // Params are the model's calibrated constants.
 type Params struct {
-	FloorMs float64          // per kernel, as a per-layer profile records it
-	MemEff  float64          // achieved fraction of peak memory bandwidth
-	Compute map[Path]float64 // achieved fraction of the path's peak
+	FloorMs float64 // per kernel, as a per-layer profile records it
+	MemEff  float64 // achieved fraction of peak memory bandwidth
+	// ReformatEff is the fraction of peak bandwidth a layout or type
+	// conversion achieves (reformats, Q/DQ): strided reads and channel
+	// padding make them slower than a streaming pass.
+	ReformatEff float64
+	Compute     map[Path]float64 // achieved fraction of the path's peak
 }
 
 // Estimate is one layer's predicted time and what sets it.
@@ -287,7 +292,11 @@ func (p *Params) Time(d *Device, l *Layer) Estimate {
 	var e Estimate
 	bytes := l.In.Sum() + l.Out.Sum() + l.W.Sum()
 	if d.BandwidthGBs > 0 {
-		e.MemoryMs = bytes / (d.BandwidthGBs * 1e9 * p.MemEff) * 1e3
+		eff := p.MemEff
+		if l.Quantize && l.Op == OpMemory && p.ReformatEff > 0 {
+			eff = p.ReformatEff
+		}
+		e.MemoryMs = bytes / (d.BandwidthGBs * 1e9 * eff) * 1e3
 	}
 	if l.Op == OpMatmul {
 		path, peak := d.path(l)

@@ -10,8 +10,9 @@ import (
 // them). Paths the corpus has no timed layer of take the value of their
 // nearest kin, said per line.
 var Calibrated = Params{
-	FloorMs: 0.0103,
-	MemEff:  0.844,
+	FloorMs:     0.0103,
+	MemEff:      0.844,
+	ReformatEff: 0.764,
 	Compute: map[Path]float64{
 		PathTCFP16:   0.705,
 		PathTCINT8:   0.727,
@@ -43,7 +44,7 @@ type Sample struct {
 // path no sample runs on keeps start's value; so does any parameter whose
 // grid does not lower the error.
 func Fit(samples []Sample, start Params) Params {
-	p := Params{FloorMs: start.FloorMs, MemEff: start.MemEff, Compute: map[Path]float64{}}
+	p := Params{FloorMs: start.FloorMs, MemEff: start.MemEff, ReformatEff: start.ReformatEff, Compute: map[Path]float64{}}
 	for k, v := range start.Compute {
 		p.Compute[k] = v
 	}
@@ -102,12 +103,23 @@ func Fit(samples []Sample, start Params) Params {
 		}
 		p.FloorMs, p.MemEff = bf, bm
 	}
+	reformats := false
+	for i := range samples {
+		reformats = reformats || samples[i].Layer.Quantize && samples[i].Layer.Op == OpMemory
+	}
 	paths := slices.Clone(Paths)
 	for pass := range 8 {
 		if pass < 4 {
 			search2(floorGrid, effGrid)
 		} else {
 			search2(fine(p.FloorMs), fine(p.MemEff))
+		}
+		if reformats {
+			values := effGrid
+			if pass >= 4 {
+				values = fine(p.ReformatEff)
+			}
+			search(func(v float64) { p.ReformatEff = min(v, 1) }, func() float64 { return p.ReformatEff }, values)
 		}
 		for _, path := range paths {
 			if !used[path] {
@@ -129,7 +141,7 @@ func Fit(samples []Sample, start Params) Params {
 		}
 	}
 	get := func() []float64 {
-		x := []float64{math.Log(p.FloorMs), math.Log(p.MemEff)}
+		x := []float64{math.Log(p.FloorMs), math.Log(p.MemEff), math.Log(max(p.ReformatEff, 1e-3))}
 		for _, k := range keys {
 			x = append(x, math.Log(p.Compute[k]))
 		}
@@ -137,8 +149,11 @@ func Fit(samples []Sample, start Params) Params {
 	}
 	set := func(x []float64) {
 		p.FloorMs, p.MemEff = math.Exp(x[0]), min(1, math.Exp(x[1]))
+		if reformats {
+			p.ReformatEff = min(1, math.Exp(x[2]))
+		}
 		for i, k := range keys {
-			p.Compute[k] = min(1, math.Exp(x[2+i]))
+			p.Compute[k] = min(1, math.Exp(x[3+i]))
 		}
 	}
 	set(nelderMead(get(), func(x []float64) float64 { set(x); return loss() }, 0.1, 600))

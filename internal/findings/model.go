@@ -87,9 +87,16 @@ var structureRules = map[string]modelChange{
 // layer whose work the layer info does not give).
 const maxModelMiss = 2.0
 
-// onePassRemains are the rules whose fix leaves one kernel of the group
-// (one normalisation kernel instead of several).
-var onePassRemains = map[string]bool{"decomposed_norm": true, "norm_unfused": true}
+// removalBand is the factor band of a rule that removes or fuses layers:
+// the model gives the layers' own time, the band how much of it such a fix
+// takes away (a reformat the producer cannot absorb, a normalisation that
+// keeps one kernel) — the same bands as the estimates, on the model's time.
+var removalBand = map[string]string{
+	"input_quantize": "input_quantize", "input_prologue": "input_prologue", "reformat_overhead": "reformat_overhead",
+	"unfused_epilogue": "unfused_epilogue", "gelu_unfused": "gelu_unfused", "residual_unfused": "residual_unfused",
+	"decomposed_norm": "decomposed_norm", "norm_unfused": "norm_unfused", "attention_unfused": "attention_unfused",
+	"qdq_placement": "qdq_standalone",
+}
 
 // modelPrice prices f with the cost model when the model has a change for
 // its rule: the gain of each owned layer (its time as built minus under
@@ -116,7 +123,8 @@ func (c *ctx) modelPrice(id string, f *contract.Finding) {
 	if p == nil {
 		p = &costmodel.Calibrated
 	}
-	owned, gain, largest, predicted := 0.0, 0.0, 0.0, 0.0
+	owned, gain, low, high, predicted := 0.0, 0.0, 0.0, 0.0, 0.0
+	rb, hasBand := priceFactors[removalBand[id]]
 	counts := map[costmodel.Change]int{}
 	for _, l := range f.Layers {
 		r := c.record(l)
@@ -133,11 +141,27 @@ func (c *ctx) modelPrice(id string, f *contract.Finding) {
 			continue
 		}
 		g := p.Gain(&m.Device, ml, ch) / asIs * r.AvgMs
+		if (ch == costmodel.Removed || ch == costmodel.Fused) && hasBand {
+			gain += g * rb.est
+			low += g * rb.low
+			high += g * rb.high
+			continue
+		}
 		gain += g
-		largest = max(largest, r.AvgMs)
+		low += g
+		high += g
 	}
-	if onePassRemains[id] {
-		gain = max(0, gain-largest)
+	_, device := deviceRules[id]
+	if device && gain == 0 && predicted > 0 {
+		// The GPU cannot run the change faster at all (FP16 without fast
+		// FP16, TF32 or tensor cores the architecture lacks): nothing to
+		// recover, however far the model is from the profile.
+		f.PriceBasis = ""
+		c.priceMs(f, 0, 0, 0, fmt.Sprintf("cost model on %s (%s): the change gives these layers nothing on this GPU", m.Device.Name, m.DeviceNote))
+		f.PriceBasis = "model"
+		f.Metrics["model_gain_ms"] = 0
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s cannot run this change faster (%s): the cost model gives back nothing.", m.Device.Name, deviceLacks(&m.Device)))
+		return
 	}
 	if !m.Predicted && (predicted < owned/maxModelMiss || predicted > owned*maxModelMiss) {
 		// The model does not explain these layers' measured time: its
@@ -159,20 +183,29 @@ func (c *ctx) modelPrice(id string, f *contract.Finding) {
 	}
 	how := fmt.Sprintf("cost model on %s (%s): owned %s time %.4f ms, of which the model gives back %.4f ms with %s, × profile scale %.3f; range ± the model's %.0f %% corpus error",
 		m.Device.Name, m.DeviceNote, clock, owned, gain, strings.Join(parts, ", "), c.scale, costmodel.ErrorPct)
-	if onePassRemains[id] {
-		how += "; one kernel of the group remains"
+	if hasBand && (counts[costmodel.Removed] > 0 || counts[costmodel.Fused] > 0) {
+		how += fmt.Sprintf("; removed or fused layers count × %.2f (range %.2f–%.2f) of their time: what such a fix takes away", rb.est, rb.low, rb.high)
 	}
 	f.PriceBasis = ""
-	c.priceMs(f, est*(1-err), est, min(est*(1+err), owned*c.scale), how)
+	c.priceMs(f, low*c.scale*(1-err), est, min(high*c.scale*(1+err), owned*c.scale), how)
 	f.PriceBasis = "model"
 	f.Metrics["model_gain_ms"] = round(gain, 6)
-	if id == "fp32_engine" || id == "precision_fallback" {
-		if !m.Device.HasTC(layerfacts.FP16) {
-			what := "no FP16 tensor cores"
-			if !m.Device.FastFP16() {
-				what = "no fast FP16 at all (Pascal GP10x: FP16 at 1/64 of FP32; TensorRT keeps FP32 kernels)"
-			}
-			f.Evidence = append(f.Evidence, fmt.Sprintf("%s has %s: the model prices FP16 without a tensor-core speed-up.", m.Device.Name, what))
-		}
+	if (id == "fp32_engine" || id == "precision_fallback") && !m.Device.HasTC(layerfacts.FP16) {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s has %s: the model prices FP16 without a tensor-core speed-up.", m.Device.Name, deviceLacks(&m.Device)))
 	}
+}
+
+// deviceLacks says what a GPU lacks for reduced precision.
+func deviceLacks(d *costmodel.Device) string {
+	switch {
+	case !d.FastFP16():
+		return "no fast FP16 at all (Pascal GP10x runs FP16 at 1/64 of FP32, so TensorRT keeps FP32 kernels) and no tensor cores"
+	case !d.HasTC(layerfacts.FP16):
+		return "no FP16 tensor cores (FP16 runs on CUDA cores at twice the FP32 rate)"
+	case !d.HasTC(layerfacts.TF32):
+		return "no TF32 tensor cores (before Ampere)"
+	case !d.HasTC(layerfacts.INT8):
+		return "no INT8 tensor cores"
+	}
+	return "tensor cores for every precision it uses already"
 }
