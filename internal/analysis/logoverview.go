@@ -151,6 +151,11 @@ func transferItems(lr logRun) []contract.OverviewItem {
 	if e, ok := statMid(p.Enqueue); ok && e < 0.5*g {
 		ev = append(ev, fmt.Sprintf("Enqueue time (%.3g ms) is well below GPU compute, so the run is not launch-bound.", e))
 	}
+	for _, f := range lr.r.Log.All(engine.FactWarning) {
+		if strings.Contains(f.Value, "transfers") {
+			ev = append(ev, fmt.Sprintf("trtexec's own warning agrees (line %d): %s", f.Line, f.Value))
+		}
+	}
 	ev = append(ev, "Shrink or avoid the copies: reduced-size I/O (--inputIOFormats/--outputIOFormats fp16 or int8 at build time), pre- and post-processing on the GPU, pinned host memory; trtexec --noDataTransfers measures the engine without them.")
 	return []contract.OverviewItem{{ID: OverviewLogTransfers,
 		Title:    fmt.Sprintf("Host↔device copies take %.3g of %.3g ms host latency (%.0f%%); GPU compute is %.3g ms", copies, lat, copies/lat*100, g),
@@ -445,6 +450,13 @@ func builderWarningItem(lr logRun) []contract.OverviewItem {
 	for _, f := range l.All(engine.FactFallback) {
 		ev = append(ev, fmt.Sprintf("%s line %d: %s", lr.file, f.Line, f.Value))
 	}
+	if d := l.DLA; d != nil && len(d.DLA) > 0 {
+		n := 0
+		for _, g := range d.DLA {
+			n += len(g)
+		}
+		ev = append(ev, fmt.Sprintf("%s line %d: %d layers run on the DLA in %d subgraphs and %d on the GPU: each DLA subgraph is a hand-over between the devices (a copy and a wait), so fewer, larger subgraphs are faster.", lr.file, d.Line, n, len(d.DLA), len(d.GPU)))
+	}
 	if d := l.DLA; d != nil && len(d.Unsupported) > 0 {
 		ev = append(ev, fmt.Sprintf("%d layers are unsupported on the DLA and run on the GPU (e.g. %s): every switch between DLA and GPU copies the tensor.", len(d.Unsupported), d.Unsupported[0]))
 	}
@@ -580,6 +592,9 @@ func measuredItem(lr logRun) []contract.OverviewItem {
 	}
 	if d, ok := statMid(p.D2H); ok {
 		ev = append(ev, fmt.Sprintf("D2H copy %.3g ms median (%s).", d, lineOf(lr.r.Log, engine.FactD2H)))
+	}
+	if f, ok := lr.r.Log.Fact(engine.FactEngineSizeMiB); ok {
+		ev = append(ev, fmt.Sprintf("Loaded engine size %s MiB (line %d).", f.Value, f.Line))
 	}
 	ev = append(ev, "This is the engine's own time per inference, measured with CUDA events around each inference. A time measured in an application includes what it adds: host copies, pre- and post-processing, and — when the timer stops before the stream is synchronised — only the launch, with the GPU work showing up in the next synchronising call (often a device-to-host copy). Time GPU work with CUDA events or synchronise before stopping the timer, and compare that with this number.")
 	return []contract.OverviewItem{{ID: OverviewLogMeasured,
