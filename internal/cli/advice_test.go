@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 // TestFlagAdvice: where a library error or message says what is wrong in
@@ -44,7 +46,7 @@ func TestFlagAdvice(t *testing.T) {
 		{"unknown baseline", []string{"analyze", dumps, "--baseline", "nosuch"}, 2,
 			[]string{`baseline "nosuch": not a backend with usable timing (usable: fp16, int8)`, "name one of those, or none to compare against the fastest (with --baseline LABEL, or without --baseline)"}},
 		{"unknown compare label", []string{"compare", dumps + "#nosuch"}, 2,
-			[]string{"(trtperf compare " + dumps + " against the fastest, or trtperf compare '" + dumps + "#fp16'"}},
+			[]string{"(trtperf compare " + dumps + " against the fastest, or trtperf compare " + trtexecflags.ShellQuote(dumps+"#fp16")}},
 		{"dump over the size limit", []string{"analyze", dumps, "--max-input-bytes", "100"}, 0,
 			[]string{"hint: fp16 (layer_info_too_large): if it is a dump and the memory is there, raise the limit with --max-input-bytes"}},
 		{"no layer info", []string{"summary", profileOnly}, 0,

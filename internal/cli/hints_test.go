@@ -69,7 +69,8 @@ func TestErrorHintsRun(t *testing.T) {
 
 // hintCommands reads the trtperf commands out of a message: from each
 // "trtperf " to an unquoted ';', ')' or ',', the end, or a joining word
-// ("or", "against"), with POSIX single quotes and backslashes undone.
+// ("or", "against"), with ShellQuote's single and double quotes and
+// backslashes undone.
 func hintCommands(t *testing.T, msg string) [][]string {
 	t.Helper()
 	var out [][]string
@@ -81,7 +82,8 @@ func hintCommands(t *testing.T, msg string) [][]string {
 		msg = msg[i+len("trtperf "):]
 		var argv []string
 		var word strings.Builder
-		inWord, quoted, done := false, false, false
+		inWord, done := false, false
+		var quoted byte
 		flush := func() {
 			if inWord {
 				argv = append(argv, word.String())
@@ -93,12 +95,12 @@ func hintCommands(t *testing.T, msg string) [][]string {
 		for ; j < len(msg) && !done; j++ {
 			c := msg[j]
 			switch {
-			case quoted && c == '\'':
-				quoted = false
-			case quoted:
+			case quoted != 0 && c == quoted:
+				quoted = 0
+			case quoted != 0:
 				word.WriteByte(c)
-			case c == '\'':
-				quoted, inWord = true, true
+			case c == '\'' || c == '"':
+				quoted, inWord = c, true
 			case c == '\\' && j+1 < len(msg):
 				j++
 				word.WriteByte(msg[j])
@@ -116,7 +118,7 @@ func hintCommands(t *testing.T, msg string) [][]string {
 				inWord = true
 			}
 		}
-		if quoted {
+		if quoted != 0 {
 			t.Fatalf("unterminated quote in %q", msg)
 		}
 		flush()

@@ -299,7 +299,7 @@ func hostileCases() []hostile {
 	// single-quoted word (precision_fallback's --layerPrecisions).
 	for _, name := range []string{"Conv_1$(touch${IFS}PWNED)", "Conv_1`id`", "Conv_1;id", "Conv_1|id", "Conv_1&&id"} {
 		for _, cmd := range []string{"analyze", "summary"} {
-			add(hostile{name: "commands/layer name " + name + ", " + cmd, code: 0, msg: "'--layerPrecisions=", setup: func(e *env) []string {
+			add(hostile{name: "commands/layer name " + name + ", " + cmd, code: 0, msg: "--layerPrecisions=", setup: func(e *env) []string {
 				e.write("layers_fp16.json", fallbackLayers(name))
 				e.write("profile_fp16.json", fallbackProfile(name))
 				if cmd == "analyze" {
@@ -316,11 +316,11 @@ func hostileCases() []hostile {
 					}
 					text = d.Results[0].Issues[0].NextCheck
 				}
-				i := strings.Index(text, "'--layerPrecisions=")
-				if i < 0 {
+				i := strings.Index(text, "--layerPrecisions=") - 1
+				if i < 0 || text[i] != '\'' && text[i] != '"' {
 					e.t.Fatalf("no quoted --layerPrecisions in %q", text)
 				}
-				end := strings.Index(text[i:], ":fp16'") + len(":fp16'")
+				end := strings.Index(text[i:], ":fp16"+text[i:i+1]) + len(":fp16'")
 				args, err := trtexecflags.ShellArgs(text[i : i+end])
 				if err != nil || len(args) != 1 || args[0] != "--layerPrecisions="+name+":fp16" {
 					e.t.Errorf("the printed word %s reads back as %q (%v)", text[i:i+end], args, err)

@@ -103,23 +103,30 @@ func typableName(n string) bool {
 }
 
 // addressable lists "name:prec" specs for the records whose layers can be
-// named, at most five, as a --layerPrecisions value; "" when none can.
+// named, at most five, as a --layerPrecisions value; "" when none can. The
+// quoted argument must be safe in every shell (trtexecflags.SafeEverywhere):
+// when it is not, names holding a character cmd.exe acts on are left out.
 func (c *ctx) addressable(recs []*contract.Record, prec string) string {
-	var specs []trtexecflags.LayerSetting
-	for _, r := range recs {
-		if len(specs) == 5 {
-			break
+	for _, strict := range []bool{false, true} {
+		var specs []trtexecflags.LayerSetting
+		for _, r := range recs {
+			if len(specs) == 5 {
+				break
+			}
+			if addressableName(c.layer(r)) && !(strict && strings.ContainsAny(r.Name, cmdLive)) {
+				specs = append(specs, trtexecflags.LayerSetting{Name: r.Name, Value: prec})
+			}
 		}
-		if addressableName(c.layer(r)) {
-			specs = append(specs, trtexecflags.LayerSetting{Name: r.Name, Value: prec})
+		spec, err := trtexecflags.FormatLayerSpec(specs)
+		if err == nil && spec != "" && trtexecflags.SafeEverywhere("--layerPrecisions="+spec) {
+			return spec
 		}
 	}
-	spec, err := trtexecflags.FormatLayerSpec(specs)
-	if err != nil {
-		return ""
-	}
-	return spec
+	return ""
 }
+
+// cmdLive are the characters cmd.exe acts on outside double quotes.
+const cmdLive = "&|<>^%!\""
 
 // layerPrecisionsArg is the --layerPrecisions=SPEC argument as a command
 // prints it: quoted with the one quoting function, so a layer name holding
@@ -134,8 +141,8 @@ func (c *ctx) unaddressableWhy(recs []*contract.Record) string {
 		return "carry names TensorRT made while fusing, which no per-layer precision setting can address"
 	}
 	for _, r := range recs {
-		if l := c.layer(r); !builderName(l) && !typableName(l.Name) {
-			return "carry names that --layerPrecisions cannot address (made by TensorRT while fusing, or holding a blank, ',', ':', a quote or an invisible character)"
+		if l := c.layer(r); !builderName(l) && (!typableName(l.Name) || strings.ContainsAny(l.Name, cmdLive)) {
+			return "carry names that --layerPrecisions cannot address safely (made by TensorRT while fusing, or holding a blank, ',', ':', a quote, an invisible character or one of & | < > ^ % ! that a Windows shell would act on)"
 		}
 	}
 	return "carry names TensorRT made while fusing, which --layerPrecisions cannot address"

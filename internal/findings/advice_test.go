@@ -37,7 +37,7 @@ func optionWords(text string) []string {
 }
 
 // quotedOptionRE finds an option quoted with ShellQuote.
-var quotedOptionRE = regexp.MustCompile(`'--[A-Za-z][^']*'(?:\\''[^']*')*`)
+var quotedOptionRE = regexp.MustCompile(`'--[A-Za-z][^']*'(?:\\''[^']*')*|"--[A-Za-z][^"]*"`)
 
 // otherTools are options of the other tools advice names (polygraphy,
 // tf2onnx), not trtexec's.

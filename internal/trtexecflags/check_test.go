@@ -174,10 +174,52 @@ func TestShellQuoteHostile(t *testing.T) {
 		if len(args) != 2 || args[1] != a {
 			t.Errorf("ShellQuote(%q) = %s reads back as %q", a, q, args)
 		}
-		if !strings.Contains(a, "'") && q != a && (q[0] != '\'' || strings.Count(q, "'") != 2) {
-			t.Errorf("ShellQuote(%q) = %s is not one literal PowerShell string", a, q)
+		if !strings.Contains(a, "'") && !literalInPowerShell(q, a) {
+			t.Errorf("ShellQuote(%q) = %s is not one literal PowerShell argument", a, q)
+		}
+		if SafeEverywhere(a) && !inertInCmd(q, a) {
+			t.Errorf("ShellQuote(%q) = %s: SafeEverywhere says yes, but cmd.exe would act on it or split it", a, q)
 		}
 	}
+}
+
+// literalInPowerShell models PowerShell's reading of one quoted word: a
+// single-quoted string is literal without a quote inside; a double-quoted
+// one without $, backtick or a quote; a bare word of letters, digits and
+// - _ = + : . / is literal.
+func literalInPowerShell(q, arg string) bool {
+	switch {
+	case len(q) >= 2 && q[0] == '\'' && q[len(q)-1] == '\'':
+		return q[1:len(q)-1] == arg && !strings.Contains(arg, "'")
+	case len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"':
+		return q[1:len(q)-1] == arg && !strings.ContainsAny(arg, "$`\"")
+	}
+	return q == arg && bareSafe(arg)
+}
+
+// inertInCmd models cmd.exe and Windows' argument parser on one word:
+// outside double quotes & | < > ^ act and a blank splits, anywhere % and !
+// may expand. A bare or double-quoted word must also reach the program as
+// arg (double quotes removed); cmd.exe passes single quotes on as text.
+func inertInCmd(q, arg string) bool {
+	in := false
+	var got strings.Builder
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '"':
+			in = !in
+			continue
+		case c == '%' || c == '!':
+			return false
+		case !in && strings.IndexByte("&|<>^ \t", c) >= 0:
+			return false
+		case c == '\\' && i+1 < len(q) && (q[i+1] == '"' || q[i+1] == '\\'):
+			return false
+		}
+		got.WriteByte(c)
+	}
+	return !in && (q[0] == '\'' || got.String() == arg)
 }
 
 func TestShellArgsRefusesLiveText(t *testing.T) {
@@ -191,7 +233,7 @@ func TestShellArgsRefusesLiveText(t *testing.T) {
 func TestQuoteCommand(t *testing.T) {
 	argv := []string{"trtexec", "--loadEngine=my engine.plan", "--layerPrecisions=it's:fp16", "--shapes=x:1x3", ""}
 	got := QuoteCommand(argv)
-	want := `trtexec '--loadEngine=my engine.plan' '--layerPrecisions=it'\''s:fp16' --shapes=x:1x3 ''`
+	want := `trtexec "--loadEngine=my engine.plan" "--layerPrecisions=it's:fp16" --shapes=x:1x3 ""`
 	if got != want {
 		t.Errorf("QuoteCommand = %s, want %s", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // word is one shell word of a command line after quote removal, or an
@@ -206,24 +207,28 @@ func isAssignment(s string) bool {
 }
 
 // ShellQuote is the one quoting function for every command trtperf prints
-// (advice, next checks, hints, examples). It returns arg written so that a
-// POSIX shell (sh, bash, zsh) passes it to the program unchanged: bare when
-// it holds only characters that no shell treats specially (letters,
-// digits and - _ = + : . /), else in single quotes, a single quote written
-// '\” . Inside single quotes nothing is live: no $(…), backtick, ;, |, &,
-// redirection, glob or history expansion.
+// (advice, next checks, hints, examples). It returns arg written so that
+// it reaches the program unchanged, with nothing in it live (no $(…),
+// backtick, ;, |, &, redirection, glob, variable or history expansion),
+// choosing the first form that allows:
 //
-// The bare form means the same in PowerShell and cmd.exe, and the quoted
-// form is a literal PowerShell string too when arg holds no single quote
-// (names trtexec takes never do). cmd.exe has no quoting that keeps every
-// character literal: commands are printed for a POSIX shell or
-// PowerShell.
+//   - bare, when arg holds only letters, digits and - _ = + : . / (the
+//     same in every shell);
+//   - in double quotes, when arg holds none of $ ` " ! % and no control
+//     character, and no backslash before a quote, another backslash or the
+//     end: literal in sh, bash, zsh, PowerShell and cmd.exe alike, and
+//     read back unchanged by Windows' argument parser;
+//   - else in POSIX single quotes ('\” for a quote): literal in sh, bash
+//     and zsh, and in PowerShell when arg holds no single quote; cmd.exe
+//     does not treat single quotes as quoting (see PortableArg).
 func ShellQuote(arg string) string {
-	if arg == "" {
-		return "''"
-	}
-	if bareSafe(arg) {
+	switch {
+	case arg == "":
+		return `""`
+	case bareSafe(arg):
 		return arg
+	case doubleSafe(arg):
+		return `"` + arg + `"`
 	}
 	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
 }
@@ -235,6 +240,42 @@ func bareSafe(arg string) bool {
 	for i := 0; i < len(arg); i++ {
 		c := arg[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_=+:./", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// doubleSafe: inside double quotes nothing in arg is live in any of the
+// shells ShellQuote serves (see there).
+func doubleSafe(arg string) bool {
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		if c < 0x20 || c == 0x7f || strings.IndexByte("$`\"!%", c) >= 0 {
+			return false
+		}
+		if c == '\\' && (i == len(arg)-1 || arg[i+1] == '\\' || arg[i+1] == '"') {
+			return false
+		}
+	}
+	return utf8.ValidString(arg)
+}
+
+// SafeEverywhere reports whether ShellQuote(arg) runs nothing and stays one
+// argument in cmd.exe and PowerShell as well as in a POSIX shell. The bare
+// and double-quoted forms always do, and reach the program unchanged
+// everywhere; the single-quoted form does when arg holds no single quote,
+// no blank or control character and none of the characters cmd.exe acts
+// on outside double quotes (& | < > ^ % ! "), though cmd.exe passes the
+// quotes on. A command printed for every platform names only such
+// arguments.
+func SafeEverywhere(arg string) bool {
+	q := ShellQuote(arg)
+	if q == arg || q[0] == '"' {
+		return true
+	}
+	for _, r := range arg {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune("'&|<>^%!\" \t", r) {
 			return false
 		}
 	}
