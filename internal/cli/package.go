@@ -205,13 +205,16 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	cannotRead := func(err error) error {
 		return cannotRun("cannot read --analyze-data %s: %v; give the path of an analyze-data.json ('trtperf analyze FOLDER --output F' writes one)", f.analyzeData, unwrapPath(err))
 	}
-	in, _, err := fsutil.OpenRegular(f.analyzeData)
+	in, st, err := fsutil.OpenRegular(f.analyzeData)
 	if err != nil {
 		return cannotRead(err)
 	}
 	defer in.Close()
+	if st.Size() > contract.MaxDataBytes {
+		return cannotRead(fmt.Errorf("it is %d bytes: %w of %d bytes", st.Size(), fsutil.ErrTooLarge, contract.MaxDataBytes))
+	}
 	if f.reportDir != "" && report.IsReport(f.reportDir) {
-		data, err := fsutil.ReadRegular(f.analyzeData)
+		data, err := fsutil.ReadRegularLimit(f.analyzeData, contract.MaxDataBytes)
 		if err != nil {
 			return cannotRead(err)
 		}

@@ -57,7 +57,7 @@ func runValidate(w io.Writer, path string, requirePassed, quiet bool, analyzeMD 
 		return err
 	}
 	speed.PrepareForJSON(path)
-	data, err := fsutil.ReadRegular(path)
+	data, err := fsutil.ReadRegularLimit(path, contract.MaxDataBytes)
 	if err != nil {
 		return cannotRun("read %s: %v; check the path", path, unwrapPath(err))
 	}

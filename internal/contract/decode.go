@@ -43,13 +43,19 @@ func (e *InvalidError) Error() string {
 	return fmt.Sprintf("%s is not a valid analyze-data.json: %s: %s%s; run 'trtperf validate' on it for every problem (trtperf validate %s), or re-create it with 'trtperf analyze'", e.Path, ptr, e.First.Message, more, trtexecflags.ShellQuote(e.Path))
 }
 
+// MaxDataBytes is the largest analyze-data.json read (validate, summary,
+// compare, package --analyze-data): the analysis of the largest dump
+// analyze reads (2 GiB) is about 1.2 times its size. A larger file is
+// refused before it is read.
+var MaxDataBytes int64 = 3 << 30
+
 // ReadValid reads an analyze-data.json file and returns it only when it
 // passes Validate (schema and semantics) and has this trtperf's major
 // schema_version; otherwise the error is an *InvalidError, or the read
 // error. Commands that trust the numbers of a file (summary, compare) read
 // it with ReadValid, so a broken file is refused instead of half-shown.
 func ReadValid(path string) (*AnalyzeData, error) {
-	data, err := fsutil.ReadRegular(path)
+	data, err := fsutil.ReadRegularLimit(path, MaxDataBytes)
 	if err != nil {
 		return nil, err // names the path: "open PATH: ..."
 	}
@@ -66,7 +72,7 @@ func ReadValid(path string) (*AnalyzeData, error) {
 
 // ReadFile reads and decodes an analyze-data.json file.
 func ReadFile(path string) (*AnalyzeData, error) {
-	data, err := fsutil.ReadRegular(path)
+	data, err := fsutil.ReadRegularLimit(path, MaxDataBytes)
 	if err != nil {
 		return nil, err // names the path: "open PATH: ..."
 	}

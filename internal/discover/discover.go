@@ -173,6 +173,7 @@ func scan(dir string) (*Scope, []string, error) {
 	var metas, timesFiles, others, logs []string
 	var names []string
 	kinds := map[string]dump.Kind{} // what the content of a file (not a log) is
+	hints := map[string]string{}    // UTF-16 and other encodings to re-save
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -209,17 +210,21 @@ func scan(dir string) (*Scope, []string, error) {
 		// saved as .log, .txt, .profile or without an extension are dumps.
 		// A .json name whose head cannot be sniffed keeps the role its
 		// name gives (reading it reports the error on the backend).
-		kind, err := sniffFile(path)
+		kind, hint, err := sniffFile(path)
+		if hint != "" {
+			hints[name] = hint
+		}
 		switch {
 		case err != nil && !isJSONName(name):
 			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
 			continue
 		case err != nil:
+			hints[name] = fmt.Sprintf(" (%v)", err)
 		case placeOf(kind) == placeLog:
 			logs = append(logs, name)
 			continue
 		case placeOf(kind) == placeIgnored && !isJSONName(name):
-			sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name))
+			sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name)+hint)
 			continue
 		default:
 			kinds[name] = kind
@@ -264,7 +269,7 @@ func scan(dir string) (*Scope, []string, error) {
 	for _, g := range conv {
 		groups = append(groups, g)
 	}
-	groups = append(groups, byContent(dir, others, kinds, conv, sc)...)
+	groups = append(groups, byContent(dir, others, kinds, hints, conv, sc)...)
 
 	for _, g := range groups {
 		if g.latency != "" {
@@ -299,7 +304,7 @@ func scan(dir string) (*Scope, []string, error) {
 // byContent groups dumps with unconventional names (sniffed already:
 // kinds) by stem (see the package comment). Configs and metadata are
 // recorded too.
-func byContent(dir string, names []string, kinds map[string]dump.Kind, conv map[string]*group, sc *Scope) []*group {
+func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map[string]string, conv map[string]*group, sc *Scope) []*group {
 	stems := map[string]*group{}
 	var order []string
 	var metaByStem = map[string][]string{}
@@ -307,7 +312,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, conv map[
 		path := filepath.Join(dir, name)
 		kind, ok := kinds[name]
 		if !ok {
-			sc.Ignored = append(sc.Ignored, name+": cannot be read")
+			sc.Ignored = append(sc.Ignored, name+": cannot be read"+hints[name])
 			continue
 		}
 		stem := stemOf(trimExt(name))
@@ -321,7 +326,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, conv map[
 			metaByStem[key] = append(metaByStem[key], path)
 			continue
 		case placeIgnored:
-			sc.Ignored = append(sc.Ignored, name+": not recognised as layer info, a profile or times by its content")
+			sc.Ignored = append(sc.Ignored, name+": not recognised as layer info, a profile or times by its content"+hints[name])
 			continue
 		case placeLog:
 			// scan routes logs before byContent; a log is never a dump.
@@ -572,16 +577,18 @@ func placeOf(k dump.Kind) place {
 // sniffFile classifies a file by its first bytes. It refuses what is not
 // a regular file before reading (a FIFO, device or /proc file named like a
 // dump must not hang discovery).
-func sniffFile(path string) (dump.Kind, error) {
+//
+// hint is fsutil.EncodingHint of the head (a UTF-16 file says so).
+func sniffFile(path string) (kind dump.Kind, hint string, err error) {
 	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
-		return dump.KindUnknown, err
+		return dump.KindUnknown, "", err
 	}
 	defer f.Close()
 	buf := make([]byte, dump.SniffSize)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return dump.KindUnknown, err
+		return dump.KindUnknown, "", err
 	}
-	return dump.Sniff(buf[:n]), nil
+	return dump.Sniff(buf[:n]), fsutil.EncodingHint(buf[:n]), nil
 }

@@ -3,6 +3,7 @@ package dump
 import (
 	"bytes"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/fsutil"
 )
 
 // Stable FormatError codes. The analysis turns them into validation message
@@ -54,6 +55,9 @@ func position(data []byte, off int) (line, col int) {
 // appended as the advice.
 func errAt(data []byte, off int, code, what, fix string) *FormatError {
 	line, col := position(data, off)
+	if hint := fsutil.EncodingHint(data[:min(len(data), 64)]); hint != "" {
+		fix = hint[2:] // what the file is says more than how JSON breaks
+	}
 	return &FormatError{
 		Code:   code,
 		Detail: fmt.Sprintf("%s at line %d, column %d (byte %d); %s", what, line, col, off, fix),

@@ -37,7 +37,11 @@ func InspectorText(data []byte) (list []byte, ok bool) {
 			i = end
 			continue
 		}
-		nl := bytes.IndexByte(data[i:], '\n')
+		// Text between objects is a header line or two ("Layer 3:"); a
+		// gap of maxInspectorGap bytes ends the list, so junk after the
+		// objects (or a huge file that only starts like inspector text)
+		// is not scanned to its end.
+		nl := bytes.IndexByte(data[i:min(len(data), i+maxInspectorGap)], '\n')
 		if nl < 0 {
 			break
 		}
@@ -50,12 +54,21 @@ func InspectorText(data []byte) (list []byte, ok bool) {
 	return out.Bytes(), true
 }
 
+// maxInspectorGap is the longest line of text InspectorText skips
+// between layer objects.
+const maxInspectorGap = 64 << 10
+
+// maxInspectorObject is the largest layer object InspectorText looks for
+// the end of (the biggest real ones are a few MB); a larger one ends the
+// list like a truncated one.
+const maxInspectorObject = 64 << 20
+
 // objectEnd returns the index after the '}' that closes the object opening
 // at start, skipping strings; complete is false when data ends first.
 func objectEnd(data []byte, start int) (end int, complete bool) {
 	depth := 0
 	inStr := false
-	for i := start; i < len(data); i++ {
+	for i := start; i < min(len(data), start+maxInspectorObject); i++ {
 		c := data[i]
 		switch {
 		case inStr && c == '\\':

@@ -12,7 +12,7 @@ const fixNotLayerInfo = "expected a TensorRT layer-info dump: {\"Layers\": [...]
 
 // ReadLayerInfo reads and parses a layer-info file.
 func ReadLayerInfo(path string) (*engine.LayerInfo, error) {
-	li, rerr, err := parseInput(path, false, parseLayerFile)
+	li, rerr, err := parseInput(path, kindLayerFile, parseLayerFile)
 	if rerr != nil {
 		return nil, fmt.Errorf("read layer info %s: %w", path, rerr)
 	}

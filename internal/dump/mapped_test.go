@@ -129,7 +129,7 @@ func TestMappedInputTruncated(t *testing.T) {
 		if err := os.WriteFile(p, tc.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, readErr, parseErr := parseInput(p, false, func(b []byte) (any, error) {
+		_, readErr, parseErr := parseInput(p, kindLayerFile, func(b []byte) (any, error) {
 			if err := os.Truncate(p, 0); err != nil {
 				t.Fatal(err)
 			}

@@ -17,7 +17,7 @@ import (
 
 // ReadMeta reads a TREx metadata file (build, profile or device).
 func ReadMeta(path string) (*engine.Run, error) {
-	data, err := readInput(path, true)
+	data, err := readInput(path, kindMetaFile)
 	if err != nil {
 		return nil, fmt.Errorf("read metadata %s: %w", path, err)
 	}

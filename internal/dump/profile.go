@@ -14,7 +14,7 @@ const fixNotProfile = "expected a per-layer profile: the list written by trtexec
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
-	p, rerr, err := parseInput(path, true, ParseProfile)
+	p, rerr, err := parseInput(path, kindJSONDump, ParseProfile)
 	if rerr != nil {
 		return nil, fmt.Errorf("read profile %s: %w", path, rerr)
 	}
@@ -32,7 +32,7 @@ func FirstProfile(path string, err error) *engine.Profile {
 	if !errors.As(err, &fe) || fe.Code != CodeConcatenated || fe.Offset <= 0 {
 		return nil
 	}
-	data, rerr := readInput(path, true)
+	data, rerr := readInput(path, kindJSONDump)
 	if rerr != nil {
 		return nil
 	}
@@ -312,7 +312,7 @@ func concatenated(path string, err error) []byte {
 	if !errors.As(err, &fe) || fe.Code != CodeConcatenated {
 		return nil
 	}
-	data, rerr := readInput(path, true)
+	data, rerr := readInput(path, kindJSONDump)
 	if rerr != nil {
 		return nil
 	}

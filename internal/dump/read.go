@@ -1,10 +1,12 @@
 package dump
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -21,6 +23,38 @@ var MaxFileBytes int64 = 2 << 30
 // the code to it): detailed dumps take about 4, names-only dumps about 7.5.
 const MemoryPerInputByte = 10
 
+// Size limits of the companion files, each also within MaxFileBytes: far
+// beyond any real one (a --verbose trtexec log of a big engine is tens of
+// MB, TREx metadata a few KB, --exportTimes 200 bytes per inference), so
+// a hostile or mistaken file is refused before it is read.
+const (
+	MaxLogBytes   = 256 << 20
+	MaxMetaBytes  = 64 << 20
+	MaxTimesBytes = 512 << 20
+)
+
+// inputKind says how a file is checked before it is read.
+type inputKind struct {
+	json      bool  // must start like JSON ('{' or '[')
+	inspector bool  // layer info: JSON, or inspector text recognised in its head
+	limit     int64 // size limit (0: MaxFileBytes)
+}
+
+var (
+	kindLayerFile = inputKind{inspector: true}
+	kindJSONDump  = inputKind{json: true}
+	kindLogFile   = inputKind{limit: MaxLogBytes}
+	kindMetaFile  = inputKind{json: true, limit: MaxMetaBytes}
+	kindTimesFile = inputKind{json: true, limit: MaxTimesBytes}
+)
+
+func (k inputKind) max() int64 {
+	if k.limit > 0 && k.limit < MaxFileBytes {
+		return k.limit
+	}
+	return MaxFileBytes
+}
+
 // CodeTooLarge: the file is over MaxFileBytes. CodeNotFile: the path is not
 // a regular file (a folder, FIFO, device or socket).
 const (
@@ -34,8 +68,8 @@ const (
 // the first bytes before reading the rest: a file that does not start like
 // JSON ('{' or '[' after an optional BOM and white space) is refused at
 // once, however large it is.
-func readInput(path string, json bool) ([]byte, error) {
-	data, _, err := openInput(path, json, false)
+func readInput(path string, k inputKind) ([]byte, error) {
+	data, _, err := openInput(path, k, false)
 	return data, err
 }
 
@@ -64,8 +98,8 @@ var mappedFiles atomic.Int64
 //
 // readErr is an error reading the file (such a truncation included),
 // parseErr parse's error.
-func parseInput[T any](path string, json bool, parse func([]byte) (T, error)) (v T, readErr, parseErr error) {
-	data, release, err := openInput(path, json, true)
+func parseInput[T any](path string, k inputKind, parse func([]byte) (T, error)) (v T, readErr, parseErr error) {
+	data, release, err := openInput(path, k, true)
 	if err != nil {
 		return v, err, nil
 	}
@@ -91,19 +125,24 @@ func parseInput[T any](path string, json bool, parse func([]byte) (T, error)) (v
 }
 
 // openInput is readInput; with mayMap it maps a large file (see
-// parseInput), and release frees what it returned.
-func openInput(path string, json, mayMap bool) (data []byte, release func() error, err error) {
-	st, err := os.Stat(path)
+// parseInput), and release frees what it returned. Every check that can
+// refuse a file is made before its bulk is read or mapped: the kind of
+// file (by stat, never by opening it), its size against the kind's
+// limit, and its head (SniffSize bytes): a JSON kind must start like
+// JSON, a layer file like JSON or like inspector text.
+func openInput(path string, k inputKind, mayMap bool) (data []byte, release func() error, err error) {
+	st, err := fsutil.StatRegular(path)
 	if err != nil {
+		if errors.Is(err, fsutil.ErrNotRegular) {
+			return nil, nil, errPlain(CodeNotFile, notFileDetail(err))
+		}
 		return nil, nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, errPlain(CodeNotFile, fmt.Sprintf("it is a %s, not a regular file; trtperf reads dumps only from regular files", fsutil.FileKind(st.Mode())))
-	}
+	limit := k.max()
 	tooLarge := func(n int64) error {
-		return errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", n, MaxFileBytes, MemoryPerInputByte))
+		return errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", n, limit, MemoryPerInputByte))
 	}
-	if st.Size() > MaxFileBytes {
+	if st.Size() > limit {
 		return nil, nil, tooLarge(st.Size())
 	}
 	f, err := os.Open(path)
@@ -117,9 +156,12 @@ func openInput(path string, json, mayMap bool) (data []byte, release func() erro
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, nil, err
 	}
-	if json {
-		if c, ok := firstJSONByte(head); ok && c != '{' && c != '[' {
-			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump", describeByte(c)))
+	if c, ok := firstJSONByte(head); ok && c != '{' && c != '[' {
+		switch {
+		case k.json:
+			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump%s", describeByte(c), fsutil.EncodingHint(head)))
+		case k.inspector && !looksLikeInspectorText(head):
+			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump nor per-layer inspector output%s", describeByte(c), fsutil.EncodingHint(head)))
 		}
 	}
 	if mayMap && fsutil.CanMap && st.Size() >= mapMinBytes {
@@ -127,7 +169,7 @@ func openInput(path string, json, mayMap bool) (data []byte, release func() erro
 		if err != nil {
 			return nil, nil, err
 		}
-		if int64(len(data)) > MaxFileBytes { // it grew since Stat
+		if int64(len(data)) > limit { // it grew since Stat
 			release()
 			return nil, nil, tooLarge(int64(len(data)))
 		}
@@ -139,8 +181,8 @@ func openInput(path string, json, mayMap bool) (data []byte, release func() erro
 	data = make([]byte, n, st.Size()+1)
 	copy(data, head)
 	for {
-		if int64(len(data)) > MaxFileBytes {
-			return nil, nil, errPlain(CodeTooLarge, fmt.Sprintf("it grew past the limit of %d bytes while being read", MaxFileBytes))
+		if int64(len(data)) > limit {
+			return nil, nil, errPlain(CodeTooLarge, fmt.Sprintf("it grew past the limit of %d bytes while being read", limit))
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -154,6 +196,17 @@ func openInput(path string, json, mayMap bool) (data []byte, release func() erro
 			return nil, nil, err
 		}
 	}
+}
+
+// notFileDetail words a StatRegular refusal for a FormatError ("it is a
+// FIFO (named pipe), not a regular file; ...").
+func notFileDetail(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "it is a "); i >= 0 {
+		msg = msg[i:]
+	}
+	msg = strings.Replace(msg, ", "+fsutil.ErrNotRegular.Error(), ", not a regular file", 1)
+	return msg + "; trtperf reads dumps only from regular files"
 }
 
 // firstJSONByte returns the first byte after a UTF-8 BOM and JSON white

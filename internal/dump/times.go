@@ -27,7 +27,7 @@ type timesRecord struct {
 
 // ReadTimes reads a trtexec --exportTimes file.
 func ReadTimes(path string) (*engine.Times, error) {
-	data, err := readInput(path, true)
+	data, err := readInput(path, kindTimesFile)
 	if err != nil {
 		return nil, fmt.Errorf("read times %s: %w", path, err)
 	}

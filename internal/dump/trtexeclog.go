@@ -12,7 +12,7 @@ import (
 
 // ReadTrtexecLog reads a trtexec console log.
 func ReadTrtexecLog(path string) ([]engine.Run, error) {
-	data, err := readInput(path, false)
+	data, err := readInput(path, kindLogFile)
 	if err != nil {
 		return nil, fmt.Errorf("read log %s: %w", path, err)
 	}

@@ -33,8 +33,10 @@ func Source(scope *discover.Scope) inputs.Source {
 
 // Backend reads and parses the files of one backend. The layer info and
 // the profile are parsed concurrently: on big engines both files are large
-// and independent. A file that cannot be read or parsed has its error in
-// the result instead of its value.
+// and independent. The companions (times, metadata, logs) are read one at
+// a time, on one goroutine beside them, so a backend with many companion
+// files holds one of them in memory at a time, not all. A file that cannot
+// be read or parsed has its error in the result instead of its value.
 func Backend(b discover.Backend) inputs.Backend {
 	var in inputs.Backend
 	var wg sync.WaitGroup
@@ -47,30 +49,26 @@ func Backend(b discover.Backend) inputs.Backend {
 			in.FirstProfile = dump.FirstProfile(b.ProfilePath, in.ProfileErr)
 			in.ProfileRuns = dump.ProfileRuns(b.ProfilePath, in.ProfileErr)
 		})
-		if b.TimesPath != "" {
-			wg.Go(func() {
-				in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath)
-				in.TimesRuns = dump.TimesRuns(b.TimesPath, in.TimesErr)
-			})
-		}
 	}
 	in.Metas = make([]inputs.Companion, len(b.MetaPaths))
-	for i, p := range b.MetaPaths {
-		wg.Go(func() {
+	in.Logs = make([]inputs.Companion, len(b.LogPaths))
+	wg.Go(func() {
+		if b.ProfilePath != "" && b.TimesPath != "" {
+			in.Times, in.TimesErr = dump.ReadTimes(b.TimesPath)
+			in.TimesRuns = dump.TimesRuns(b.TimesPath, in.TimesErr)
+		}
+		for i, p := range b.MetaPaths {
 			in.Metas[i].Path = p
 			var r *engine.Run
 			if r, in.Metas[i].Err = dump.ReadMeta(p); r != nil {
 				in.Metas[i].Runs = []engine.Run{*r}
 			}
-		})
-	}
-	in.Logs = make([]inputs.Companion, len(b.LogPaths))
-	for i, p := range b.LogPaths {
-		wg.Go(func() {
+		}
+		for i, p := range b.LogPaths {
 			in.Logs[i].Path = p
 			in.Logs[i].Runs, in.Logs[i].Err = dump.ReadTrtexecLog(p)
-		})
-	}
+		}
+	})
 	wg.Wait()
 	fromLogs(&in, b)
 	return in
@@ -111,13 +109,18 @@ func fromLogs(in *inputs.Backend, b discover.Backend) {
 	}
 }
 
+// MaxConfigBytes is the largest model config read: a Hugging Face
+// config.json is a few KB (model_index.json too); a larger file is left
+// out like an unreadable one.
+const MaxConfigBytes = 16 << 20
+
 // Configs reads the Hugging Face / diffusers configs discovery found, in
 // the order given. An unreadable config (or a FIFO, device or socket) is left out: configs are hints to
 // the model's identity, never required.
 func Configs(paths []string) []inputs.ModelConfig {
 	var out []inputs.ModelConfig
 	for _, p := range paths {
-		data, err := fsutil.ReadRegular(p) // a FIFO named config.json must not hang the analysis
+		data, err := fsutil.ReadRegularLimit(p, MaxConfigBytes) // a FIFO named config.json must not hang the analysis
 		if err != nil {
 			continue
 		}

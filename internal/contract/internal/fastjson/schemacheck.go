@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/fsutil"
 	"github.com/trtperf/trtperf/internal/jsonnum"
 	"io"
 	"runtime"
@@ -49,7 +50,7 @@ func CheckSchema(sch *jsonschema.Schema, data []byte, limit int) []Problem {
 	}
 	fastProblems := t.stopWorkers()
 	if err != nil {
-		return []Problem{{Pointer: ErrPointer(err), Message: "not valid JSON: " + ErrMessage(err)}}
+		return []Problem{{Pointer: ErrPointer(err), Message: "not valid JSON: " + ErrMessage(err) + fsutil.EncodingHint(data[:min(len(data), 64)])}}
 	}
 	problems := genericProblems(sch.Validate(root))
 	problems = append(problems, t.rangeProblems...)
