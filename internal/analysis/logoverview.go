@@ -241,6 +241,9 @@ func inputBytesItem(lr logRun) []contract.OverviewItem {
 // int8OnlyItem: --int8 without --fp16 lets every layer that does not run
 // in INT8 fall back to FP32.
 func int8OnlyItem(lr logRun) []contract.OverviewItem {
+	if _, loaded := lr.r.Log.Fact(engine.FactLoadEngine); loaded {
+		return nil // precision flags given when loading a built engine say nothing of its build
+	}
 	for _, f := range lr.r.Log.All(engine.FactPrecision) {
 		v := f.Value
 		flags, isFlags := strings.CutPrefix(v, "flags: ")

@@ -29,6 +29,7 @@ func TestLogOverviewItems(t *testing.T) {
 		{OverviewLogMeasured, perf("3.5", "3.6", "0.5"), "[I] === Model Options ===\n[I] Format: ONNX\n", "3.5 ms"},
 		{OverviewLogMeasured, "[I] Latency: min = 7 ms, max = 7 ms, mean = 7 ms, median = 7 ms, percentile(99%) = 7 ms\n", "[I] === Model Options ===\n[I] Format: ONNX\n", "Only host-side latency"},
 		{OverviewLogInt8Only, "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx --int8\n", "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx --int8 --fp16\n", "INT8 but not FP16"},
+		{OverviewLogInt8Only, "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx --int8\n", "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.engine --int8\n", "INT8 but not FP16"},
 		{OverviewLogInputBytes, "[I] === Inference Options ===\n[I] Input inference shape : x=1x48x1600x2560\n", "[I] === Inference Options ===\n[I] Input inference shape : x=1x3x224x224\n", "786 MB"},
 		{OverviewLogPluginFP32, "[V] [TRT] *************** Autotuning format combination: Float(1,2) -> Float(1,2) ***************\n[MyConvPlugin::enqueue] start\n", "[V] [TRT] *************** Autotuning format combination: Half(1,2) -> Half(1,2) ***************\n[MyConvPlugin::enqueue] start\n", "MyConvPlugin"},
 		{OverviewLogInstanceNorm, "[V] [TRT] Parsing node: n1 [InstanceNormalization]\n", "[V] [TRT] Parsing node: n1 [Conv]\n[V] [TRT] Parsing node: n2 [Relu]\n", "import path"},
