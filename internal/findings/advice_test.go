@@ -136,6 +136,7 @@ func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
 						checkAdvice(t, fmt.Sprintf("%s/%s/%s/%d", shape, prec, era, seed), b)
 						if b.Diagnosis != nil {
 							findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
+							sameUnderNeutralLabel(t, fmt.Sprintf("%s/%s/%s/%d", shape, prec, era, seed), b)
 						}
 					}
 					n++
@@ -144,4 +145,27 @@ func TestAdviceRunsOnGeneratedEngines(t *testing.T) {
 		}
 	}
 	t.Logf("%d generated engines", n)
+}
+
+// sameUnderNeutralLabel: the backend's findings (ids, layers, prices)
+// do not change when its label, which names its precision, becomes a
+// neutral word or names another precision.
+func sameUnderNeutralLabel(t *testing.T, where string, b *contract.Backend) {
+	t.Helper()
+	key := func(fs []contract.Finding) string {
+		var sb strings.Builder
+		for _, f := range fs {
+			fmt.Fprintf(&sb, "%s %v %.6f %.6f %s; ", f.ID, f.Layers, f.RecoverableMs, f.RecoverableHighMs, f.Confidence)
+		}
+		return sb.String()
+	}
+	x := *b
+	want, _, _, _ := findings.Evaluate(&x)
+	for _, label := range []string{"a", "int8-qat", "fp32"} {
+		x.Label = label
+		got, _, _, _ := findings.Evaluate(&x)
+		if key(got) != key(want) {
+			t.Errorf("%s: labelled %q → %s, findings %s, were %s", where, b.Label, label, key(got), key(want))
+		}
+	}
 }
