@@ -50,8 +50,11 @@ type side struct {
 	pos  []float64 // relative position of each record's layer in topological order, 0..1
 }
 
-func newSide(b *contract.Backend) *side {
-	s := &side{b: b, recs: b.Records, pos: make([]float64, len(b.Records))}
+func newSide(b *contract.Backend) *side { return newSideOf(b, b.Records) }
+
+// newSideOf is a side over recs (the backend's records, or predicted ones).
+func newSideOf(b *contract.Backend, recs []contract.Record) *side {
+	s := &side{b: b, recs: recs, pos: make([]float64, len(recs))}
 	rank := make([]int, len(b.Layers))
 	for i := range rank {
 		rank[i] = i

@@ -20,18 +20,48 @@ type Side struct {
 	Backend *contract.Backend
 }
 
-// Interpretable reports why a backend's timing cannot be compared, or "".
+// Interpretable reports why a backend cannot be compared, or "". Every
+// backend with times can: a layer_profile backend on its measured or
+// profiled times, a profile_only one on its profile (layer kinds guessed
+// from names), a layer_only one on the cost model's predicted times.
 func Interpretable(b *contract.Backend) string {
 	v := b.Validation
-	switch {
-	case v.Status != contract.StatusPassed:
-		return fmt.Sprintf("backend %s failed validation (%s)", b.Label, firstError(v.Messages))
-	case v.AnalysisMode != contract.ModeLayerProfile:
-		return fmt.Sprintf("backend %s has no timing (analysis_mode %s)", b.Label, v.AnalysisMode)
-	case b.Timing == nil:
-		return fmt.Sprintf("backend %s has no timing", b.Label)
+	switch v.AnalysisMode {
+	case contract.ModeLayerProfile, contract.ModeProfileOnly:
+		if b.Timing == nil || len(b.Records) == 0 {
+			return fmt.Sprintf("backend %s has no timing", b.Label)
+		}
+		return ""
+	case contract.ModeLayerOnly:
+		if !predicted(b) {
+			return fmt.Sprintf("backend %s has layer info but neither a profile nor predicted times", b.Label)
+		}
+		return ""
 	}
-	return ""
+	if v.Status != contract.StatusPassed {
+		return fmt.Sprintf("backend %s failed validation (%s)", b.Label, firstError(v.Messages))
+	}
+	return fmt.Sprintf("backend %s has no timing (analysis_mode %s)", b.Label, v.AnalysisMode)
+}
+
+// predicted reports whether the cost model predicted every layer's time.
+func predicted(b *contract.Backend) bool {
+	p := b.Prediction
+	return p != nil && p.TotalMs > 0 && len(p.LayerMs) == len(b.Layers)
+}
+
+// recordsOf are the records a comparison reads: the profile's, or for a
+// layer_only backend one per layer with the cost model's predicted time.
+func recordsOf(b *contract.Backend) []contract.Record {
+	if len(b.Records) > 0 || !predicted(b) {
+		return b.Records
+	}
+	out := make([]contract.Record, len(b.Layers))
+	for i := range b.Layers {
+		l := &b.Layers[i]
+		out[i] = contract.Record{Name: l.Name, Layer: i, LayerType: l.LayerType, AvgMs: b.Prediction.LayerMs[i], Tags: []string{}}
+	}
+	return out
 }
 
 func firstError(ms []contract.Message) string {
@@ -56,6 +86,12 @@ func Section(d *contract.AnalyzeData, baseline string) (*contract.Comparison, er
 		if Interpretable(&d.Results[i]) == "" {
 			usable = append(usable, Side{Name: d.Results[i].Label, Backend: &d.Results[i]})
 		}
+	}
+	// A side with predicted times only compares on predicted times: keep
+	// it only when every side has them.
+	if slices.ContainsFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 }) &&
+		slices.ContainsFunc(usable, func(s Side) bool { return !predicted(s.Backend) }) {
+		usable = slices.DeleteFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 })
 	}
 	if baseline != "" {
 		k := slices.IndexFunc(usable, func(s Side) bool { return s.Name == baseline })
@@ -104,10 +140,21 @@ func fastest(ss []Side) string {
 	gpu := func(b *contract.Backend) float64 { g, _ := measured(b); return g }
 	e2e := func(b *contract.Backend) float64 { _, e := measured(b); return e }
 	sum := func(b *contract.Backend) float64 { return layerSum(b.Records) }
+	pred := func(b *contract.Backend) float64 {
+		if predicted(b) {
+			return b.Prediction.TotalMs
+		}
+		return 0
+	}
 	by := sum
-	if all(gpu) {
+	switch {
+	case !all(sum) && all(pred):
+		by = pred
+	case !all(sum):
+		by = func(b *contract.Backend) float64 { return max(sum(b), pred(b)) }
+	case all(gpu):
 		by = gpu
-	} else if all(e2e) {
+	case all(e2e):
 		by = e2e
 	}
 	best := 0

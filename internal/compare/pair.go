@@ -25,16 +25,29 @@ const otherRegions = "(other regions)"
 func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 	for _, s := range []Side{a, b} {
 		if why := Interpretable(s.Backend); why != "" {
-			return nil, fmt.Errorf("%s: %s; only passed layer_profile backends can be compared", s.Name, why)
+			return nil, fmt.Errorf("%s: %s; compare backends that have a profile or predicted times", s.Name, why)
 		}
+	}
+	if (len(a.Backend.Records) == 0) != (len(b.Backend.Records) == 0) && !(predicted(a.Backend) && predicted(b.Backend)) {
+		return nil, fmt.Errorf("%s and %s have no measure in common: one has only the cost model's predicted times and the other has no detailed layer info to predict from; export the missing profile (trtexec --loadEngine=ENGINE --exportProfile=F) or layer info", a.Name, b.Name)
 	}
 	if rows <= 0 {
 		rows = DefaultRows
 	}
 	p := &contract.ComparisonPair{A: a.Name, B: b.Name}
-	sa, sb := newSide(a.Backend), newSide(b.Backend)
+	var sa, sb *side
+	if len(a.Backend.Records) == 0 || len(b.Backend.Records) == 0 {
+		// A layer_only side: both on predicted times, the one measure
+		// they share.
+		sa, sb = newSideOf(a.Backend, recordsOf(a.Backend)), newSideOf(b.Backend, recordsOf(b.Backend))
+		p.Measure, p.AMs, p.BMs = contract.MeasurePredicted, a.Backend.Prediction.TotalMs, b.Backend.Prediction.TotalMs
+		p.MeasureNote = "both sides are compared on the cost model's PREDICTED layer sums (no measurement: at least one side has layer info but no profile)"
+	} else {
+		sa, sb = newSide(a.Backend), newSide(b.Backend)
+		p.Measure, p.MeasureNote, p.AMs, p.BMs = chooseMeasure(a, b, layerSum(sa.recs), layerSum(sb.recs))
+		p.MeasureNote = joinNotes(p.MeasureNote, guessedNote(a, b))
+	}
 	sumA, sumB := layerSum(sa.recs), layerSum(sb.recs)
-	p.Measure, p.MeasureNote, p.AMs, p.BMs = chooseMeasure(a, b, sumA, sumB)
 	p.AScale, p.BScale = scale(p.AMs, sumA), scale(p.BMs, sumB)
 	p.DeltaMs = p.BMs - p.AMs
 	if p.AMs > 0 {
@@ -60,11 +73,122 @@ func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 	p.Noise = noise(a, b, p)
 	p.Verdict = verdict(p)
 	p.Reasons = view.reasons(a.Name, b.Name)
+	if n := placementNote(a, b); n != "" {
+		p.Reasons = append([]string{n}, p.Reasons...) // where the layers ran explains the rest
+	}
 	p.Summary = summarize(p)
-	if pct, n := al.sameWork(); n > 0 && pct < MinSameWorkPct {
+	if pct, n := al.sameWork(); n > 0 && pct < MinSameWorkPct && !samePlacedLayers(a.Backend, b.Backend) {
 		unrelated(p, pct)
 	}
 	return p, nil
+}
+
+// dlaPlacement is what a side's profile says ran on the DLA: the layers
+// its DLA subgraph records list, and the time of those records plus the
+// GPU's hand-over and wait records (DLA time).
+func dlaPlacement(b *contract.Backend) (layers []string, ms float64) {
+	for i := range b.Records {
+		r := &b.Records[i]
+		switch r.LayerType {
+		case layerfacts.KindDLA:
+			m, _ := layerfacts.DLAMembers(r.Name)
+			layers = append(layers, m...)
+			ms += r.AvgMs
+		case layerfacts.KindDLATransfer:
+			ms += r.AvgMs
+		}
+	}
+	return layers, ms
+}
+
+// placementNote compares where two builds ran their layers (GPU or DLA),
+// from the DLA subgraph names; "" when neither used the DLA. Two builds
+// whose DLA records list the same layers placed them the same way, so a
+// GPU/DLA split asked of one of them did not take.
+func placementNote(a, b Side) string {
+	la, msA := dlaPlacement(a.Backend)
+	lb, msB := dlaPlacement(b.Backend)
+	if len(la) == 0 && len(lb) == 0 {
+		return ""
+	}
+	where := func(s Side, ls []string, ms float64) string {
+		if len(ls) == 0 {
+			return s.Name + " runs every layer on the GPU"
+		}
+		return fmt.Sprintf("%s runs %d layers on the DLA (%.4f ms of DLA subgraph, hand-over and wait records, %.1f %% of its profile)", s.Name, len(ls), ms, ms/max(layerSum(s.Backend.Records), 1e-12)*100)
+	}
+	note := "Placement: " + where(a, la, msA) + "; " + where(b, lb, msB)
+	if len(la) > 0 && slices.Equal(slices.Sorted(slices.Values(la)), slices.Sorted(slices.Values(lb))) {
+		note += fmt.Sprintf("; both DLA records list the same %d layers, so the two builds placed them the same way: a GPU/DLA split asked of one of them did not take", len(la))
+	}
+	return note
+}
+
+// samePlacedLayers reports whether two builds run the same layers with at
+// least one of them on the DLA: the layers a DLA subgraph record lists are
+// found, at least MinSameWorkPct of them, among the other build's layer
+// names (its own DLA members, or the parts of its fused GPU layer names).
+// A DLA subgraph is one record for many layers, so record alignment alone
+// would call a GPU and a DLA build of one model different models.
+func samePlacedLayers(a, b *contract.Backend) bool {
+	names := func(x *contract.Backend) map[string]bool {
+		out := map[string]bool{}
+		dla, _ := dlaPlacement(x)
+		for _, n := range dla {
+			out[n] = true
+		}
+		for i := range x.Records {
+			if t := x.Records[i].LayerType; t == layerfacts.KindDLA || t == layerfacts.KindDLATransfer {
+				continue
+			}
+			for _, h := range strings.Split(x.Records[i].Name, "||") {
+				for _, part := range strings.Split(h, " + ") {
+					out[strings.TrimSpace(part)] = true
+				}
+			}
+		}
+		return out
+	}
+	for _, pair := range [][2]*contract.Backend{{a, b}, {b, a}} {
+		dla, _ := dlaPlacement(pair[0])
+		if len(dla) == 0 {
+			continue
+		}
+		other, found := names(pair[1]), 0
+		for _, n := range dla {
+			if other[n] {
+				found++
+			}
+		}
+		if float64(found) >= float64(len(dla))*MinSameWorkPct/100 {
+			return true
+		}
+	}
+	return false
+}
+
+// guessedNote says which sides' layer kinds are guessed from names.
+func guessedNote(a, b Side) string {
+	var ns []string
+	for _, s := range []Side{a, b} {
+		if s.Backend.Validation.AnalysisMode == contract.ModeProfileOnly {
+			ns = append(ns, s.Name)
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	return strings.Join(ns, " and ") + " have a profile but no detailed layer info: layers are aligned by name and their kinds are guessed from names (precisions, tactics and formats are unknown)"
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // LayerByLayer reports whether a pair compares its layers (false for two
@@ -407,6 +531,11 @@ func (v *pairView) oneSided() []contract.OneSidedKind {
 func (v *pairView) sameEngine() bool {
 	if len(v.al.A.recs) != len(v.al.B.recs) || len(v.al.A.recs) == 0 {
 		return false
+	}
+	for _, s := range []*side{v.al.A, v.al.B} {
+		if s.b.Validation.AnalysisMode != contract.ModeLayerProfile {
+			return false // profile_only or predicted: tactics and formats unknown
+		}
 	}
 	for _, r := range v.rowsAll {
 		if r.kind != "matched" || r.g.stage != stageName || r.g.conf < 1 {

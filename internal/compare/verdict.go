@@ -41,6 +41,9 @@ func noise(a, b Side, p *contract.ComparisonPair) contract.Noise {
 
 func sideNoise(s Side, measure string) (float64, string) {
 	b := s.Backend
+	if measure == contract.MeasurePredicted {
+		return b.Prediction.ErrorPct, fmt.Sprintf("%s: the cost model's median error, %.0f %%", s.Name, b.Prediction.ErrorPct)
+	}
 	if measure != contract.MeasureLayerSum {
 		if pct, basis, ok := measuredNoise(s, measure); ok {
 			return pct, basis
@@ -116,6 +119,12 @@ func (v *pairView) reasons(aName, bName string) []string {
 			}
 			for _, i := range idx {
 				what := s.recs[i].LayerType + " layers"
+				switch s.recs[i].LayerType {
+				case layerfacts.KindDLATransfer:
+					what = "DLA hand-over and wait records (the DLA's run time as the GPU waits for it)"
+				case layerfacts.KindDLA:
+					what = "DLA subgraph records"
+				}
 				switch overheadKind(&s.recs[i]) {
 				case "qdq":
 					what = "standalone Q/DQ layers"
@@ -140,6 +149,10 @@ func (v *pairView) reasons(aName, bName string) []string {
 				add(fmt.Sprintf("%%d matched layers change tactic family (%s → %s)", familyName(ra.TacticFamily), familyName(rb.TacticFamily)), 1, d)
 			case r.chg.format:
 				add("%d matched layers write another output format", 1, d)
+			case v.al.A.recs[r.g.a[0]].Precision == "unknown" || v.al.B.recs[r.g.b[0]].Precision == "unknown" || v.al.A.recs[r.g.a[0]].Precision == "":
+				// A side without detailed layer info (profile_only, or
+				// predicted records): how the layers were built is unknown.
+				add("%d matched layers (build unknown without detailed layer info) take different time", 1, d)
 			default:
 				add("%d matched layers built the same way take different time", 1, d)
 			}
@@ -216,6 +229,8 @@ func measureWords(m string) string {
 		return "in measured GPU compute time"
 	case contract.MeasureEndToEnd:
 		return "in measured end-to-end latency"
+	case contract.MeasurePredicted:
+		return "in PREDICTED layer sums (cost model, not measured)"
 	}
 	return "in summed layer times"
 }

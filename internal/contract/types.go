@@ -751,6 +751,7 @@ const (
 	MeasureGPUCompute = "gpu_compute" // measured median GPU compute time per inference (both sides)
 	MeasureEndToEnd   = "end_to_end"  // measured median latency per inference (both sides)
 	MeasureLayerSum   = "layer_sum"   // sums of profiled layer averages (both sides)
+	MeasurePredicted  = "predicted"   // the cost model's predicted layer sums (both sides; a layer_only side)
 )
 
 // ComparisonPair is backend B against backend A. Every millisecond is on

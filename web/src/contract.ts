@@ -50,8 +50,8 @@ export interface ComparisonPair {
   /** Baseline label (or the side's name in `trtperf compare`). */
   a: string;
   b: string;
-  /** gpu_compute: measured median GPU compute per inference (timing.measured.gpu_compute_ms.median); end_to_end: measured median latency (timing.measured.latency_ms.median); layer_sum: sums of profiled layer averages. Always the same measure on both sides. */
-  measure: "gpu_compute" | "end_to_end" | "layer_sum";
+  /** gpu_compute: measured median GPU compute per inference (timing.measured.gpu_compute_ms.median); end_to_end: measured median latency (timing.measured.latency_ms.median); layer_sum: sums of profiled layer averages; predicted: the cost model's predicted layer sums (prediction.total_ms), when a side has layer info but no profile. Always the same measure on both sides. */
+  measure: "gpu_compute" | "end_to_end" | "layer_sum" | "predicted";
   /** Why this measure when one side had a better one; empty otherwise. */
   measure_note: string;
   a_ms: number;
