@@ -383,7 +383,7 @@ func instanceNormItem(lr logRun) []contract.OverviewItem {
 	case ver != "" && strings.HasPrefix(ver, "8."):
 		how = "plugin"
 	}
-	ev = append(ev, "TensorRT 8.6 imports ONNX InstanceNormalization as the InstanceNormalization_TRT plugin unless --nativeInstanceNorm is given; TensorRT 10 imports it as the native normalization layer unless --pluginInstanceNorm is given, so an upgrade changes the kernels of every such layer (GroupNorm exported as Reshape + InstanceNormalization included).")
+	ev = append(ev, "TensorRT 8.6 imports ONNX InstanceNormalization as the InstanceNormalization_TRT plugin unless the parser's native-InstanceNorm flag is set (trtexec --nativeInstanceNorm from 9.0); TensorRT 10 imports it as the native normalization layer unless --pluginInstanceNorm is given, so an upgrade changes the kernels of every such layer (GroupNorm exported as Reshape + InstanceNormalization included).")
 	if ver == "" {
 		ev = append(ev, "The log names no TensorRT version, so which import this build used is not in it.")
 	}

@@ -210,13 +210,16 @@ func TestLogFragments(t *testing.T) {
 					t.Errorf("placement %+v", d)
 				}
 			}},
-		{"builder warnings and sizes", "[W] [TRT] Half2 support requested on hardware without native FP16 support, performance will be negatively affected.\n[W] [TRT] Calibrator is not being used. Users must provide dynamic range for all tensors that are not Int32.\n[I] [TRT] Loaded engine size: 336 MiB\n[I] === Build Options ===\n[I] ONNX Plugin InstanceNorm: Disabled\n",
+		{"builder warnings and sizes", "[W] [TRT] Half2 support requested on hardware without native FP16 support, performance will be negatively affected.\n[W] [TRT] Calibrator is not being used. Users must provide dynamic range for all tensors that are not Int32.\n[I] [TRT] Loaded engine size: 336 MiB\n[I] === Build Options ===\n[I] ONNX Plugin InstanceNorm: Disabled\n\n[I] === Inference Options ===\n[I] Input inference shape (profile 0): x=1x3x224x224\n[I] Input inference shapes: model\n",
 			func(t *testing.T, runs []engine.Run) {
 				f := runs[0].Log
 				for _, k := range []string{engine.FactHalf2NoNativeFP16, engine.FactCalibratorUnused, engine.FactEngineSizeMiB, engine.FactInstanceNorm} {
 					if _, ok := f.Fact(k); !ok {
 						t.Errorf("fact %s missing: %+v", k, f.Facts)
 					}
+				}
+				if s := f.All(engine.FactInputShape); len(s) != 1 || s[0].Value != "x=1x3x224x224" {
+					t.Errorf("input shapes %+v", s)
 				}
 				if x, _ := f.Fact(engine.FactInstanceNorm); x.Value != "native" || x.Line != 5 {
 					t.Errorf("instancenorm %+v", x)

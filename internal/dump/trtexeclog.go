@@ -308,7 +308,9 @@ func (p *logParser) line(raw string) {
 			r.System = append(r.System, o)
 		case "Inference Options":
 			r.Infer = append(r.Infer, o)
-			if o.Key == "Input inference shape" || o.Key == "Input build shape" {
+			// "Input inference shape: x=1x3x224x224" (8.x), "Input inference
+			// shape (profile 0): ..." or "... shape : ..." (9.x and later).
+			if k, _, _ := strings.Cut(o.Key, " ("); k == "Input inference shape" || k == "Input build shape" {
 				p.fact(engine.FactInputShape, o.Value)
 			}
 		case "Device Information":
