@@ -252,13 +252,20 @@ func predict(dev *costmodel.Device, ls []costmodel.Layer, source, note string) *
 		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a roofline (arithmetic at the achieved share of the device's peak for its math path, bytes at %.0f %% of peak memory bandwidth) plus a %.1f µs per-kernel floor, calibrated on a measured corpus as a whole (median error of layer sums %.0f %%)",
 			costmodel.Calibrated.MemEff*100, costmodel.Calibrated.FloorMs*1000, costmodel.ErrorPct)},
 	}
-	total := 0.0
+	total, opaque, opaqueMs := 0.0, 0, 0.0
 	for i := range ls {
 		e := costmodel.Calibrated.Time(dev, &ls[i])
 		p.LayerMs[i] = sig6(e.Ms)
 		p.LayerBound[i] = e.Bound
 		total += p.LayerMs[i]
+		if ls[i].Opaque {
+			opaque++
+			opaqueMs += p.LayerMs[i]
+		}
 	}
 	p.TotalMs = total
+	if opaque > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d Myelin region(s) or plugin(s) (%.4g ms predicted) do arithmetic the layer info does not give: only their bytes are priced, so their times, and the total, are lower bounds", opaque, opaqueMs))
+	}
 	return p
 }
