@@ -34,7 +34,7 @@ func fixture() *contract.AnalyzeData {
 			TypeBreakdown:      []contract.Breakdown{{Name: "CaskConvolution", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "Reformat", TimeMs: 0.278528, Percentage: 25.4206}},
 			PrecisionBreakdown: []contract.Breakdown{{Name: "INT8", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "FP32", TimeMs: 0.193536, Percentage: 17.6636}},
 			TagBreakdown:       []contract.Breakdown{{Name: "reformat", TimeMs: 0.278528, Percentage: 25.4206}},
-			Issues:             []contract.Finding{{ID: "reformat_overhead"}},
+			Issues:             []contract.Finding{{ID: "reformat_overhead", Layers: []int{0}, RecoverableMs: 0.0417}},
 		},
 		{
 			Label:   "int8-qat-residual",
@@ -91,6 +91,8 @@ func TestCheck(t *testing.T) {
 		{"an invented slowdown", "## Summary\nThe engine is 7.7777 ms slower.\n## Details\ny\n", []string{"7.7777 ms is not a number of any backend"}},
 		{"a real slowdown between totals", "## Summary\nThe engine is 0.365 ms slower (1.5× the time, 50% more).\n## Details\ny\n", nil},
 		{"an invented ratio", "## Summary\n`int8-qat` takes 2.5× the time of `int8-qat-residual`.\n## Details\ny\n", []string{"2.5× is not a number of `int8-qat` / `int8-qat-residual`"}},
+		{"a layer's number may be its owner's", "## Summary\n`QuantizeLinear_2` is worth 0.0417 ms if removed.\n## Details\ny\n", nil},
+		{"but not another finding's", "## Summary\n`MaxPool_12` is worth 0.0417 ms if removed.\n## Details\ny\n", []string{"0.0417 ms after `MaxPool_12` matches none"}},
 		{"shapes are not ratios", "## Summary\nThe input is 32×3×224×224 (32x3x224x224).\n## Details\ny\n", nil},
 		{"a record reference stands for a long name", "## Summary\n`records[2]` in `int8-qat` takes 8.69% (0.0952 ms); `records[2]` 12%.\n## Details\ny\n", []string{"12% after `records[2]` matches none"}},
 		{"the previous sentence's numbers", "## Summary\n`Reformat` takes 0.279 ms of `int8-qat`'s 1.096 ms. That is 25% of it.\n## Details\ny\n", nil},

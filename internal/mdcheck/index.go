@@ -81,7 +81,14 @@ type index struct {
 	// records holds each backend's record names by index, so that
 	// `records[N]` can stand for a name too long to write.
 	records map[string][]string
+	// owners maps a backend label and a layer name to the findings and
+	// overview items that own the layer: a sentence about a layer may
+	// quote the numbers of the item that owns it ("`GlobalAveragePool_747`
+	// and its input copy: 2.42% of the measured time", minor_items' price).
+	owners map[ownerKey][]*values
 }
+
+type ownerKey struct{ label, layer string }
 
 func (x *index) intern(s string) uint32 {
 	if i, ok := x.strIdx[s]; ok {
@@ -111,6 +118,7 @@ func newIndex(d *contract.AnalyzeData) *index {
 		known:   map[string]struct{}{},
 		strIdx:  map[string]uint32{},
 		records: map[string][]string{},
+		owners:  map[ownerKey][]*values{},
 	}
 	for i := range d.Results {
 		b := &d.Results[i]
@@ -155,6 +163,7 @@ func newIndex(d *contract.AnalyzeData) *index {
 			}
 		}
 		x.addBackendNumbers(b)
+		x.addOwners(b)
 	}
 	x.addComparison(d.Comparison)
 	return x
@@ -325,6 +334,50 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 			x.addEvidence([]any{t}, label, into)
 		}
 	}
+}
+
+// addOwners records, for each layer a finding or an overview item owns,
+// that item (whose numbers addBackendNumbers has read).
+func (x *index) addOwners(b *contract.Backend) {
+	add := func(id string, layers []int) {
+		v := x.items[id]
+		if v == nil {
+			return
+		}
+		for _, li := range layers {
+			if li >= 0 && li < len(b.Layers) {
+				k := ownerKey{b.Label, b.Layers[li].Name}
+				x.owners[k] = append(x.owners[k], v)
+			}
+		}
+	}
+	for i := range b.Issues {
+		add(b.Issues[i].ID, b.Issues[i].Layers)
+	}
+	for i := range b.Overview {
+		add(b.Overview[i].ID, b.Overview[i].Layers)
+	}
+}
+
+// ownerFacts returns the numbers of unit u, in their own backend, of the
+// items that own the layers spans name.
+func (x *index) ownerFacts(spans []span, u unit, sc scope) []fact {
+	var out []fact
+	for _, sp := range spans {
+		for l := range x.labels {
+			if !sc.has(l) {
+				continue
+			}
+			for _, v := range x.owners[ownerKey{l, sp.text}] {
+				for _, f := range v.of(u) {
+					if x.strs[f.backend] == l {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // fieldUnit is the unit of a number field by its name: "total_ms" and the

@@ -54,7 +54,7 @@ func checkNumbers(l *line, x *index) []Problem {
 			totals := x.allTotals()
 			switch {
 			case len(bound) > 0:
-				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound, sc, false, context) || q.matchesFact(x.namedFacts(s, q.unit, sc)) || q.matchesFact(x.pairFacts(sc, q.unit)) {
+				if q.matchesFact(cands) || q.unit == unitMs && q.matchesFact(totals) || x.derivable(l, s, qi, bound, sc, false, context) || q.matchesFact(x.namedFacts(s, q.unit, sc)) || q.matchesFact(x.pairFacts(sc, q.unit)) || q.matchesFact(x.ownerFacts(bound, q.unit, sc)) {
 					continue
 				}
 				near := cands
