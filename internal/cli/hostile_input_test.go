@@ -99,6 +99,22 @@ func inputHostileCases() []hostile {
 		}})
 	}
 
+	// Counts bounded as well as bytes: layers per dump (a names-only dump
+	// of 13M short names ran out of memory), backends per folder (10,000
+	// took 4.9 GB), layers gen makes (2e9 ran out of memory).
+	add(analyzeCase("names-only dump of 13M short names", `{"Layers":[`+strings.Repeat(`"a",`, 13_000_000)+`"a"]}`, okProfile, 0, "layer_info_too_large"))
+	add(hostile{name: "bounds/1001 backends in a folder", code: 2, msg: "over the limit of 1000", setup: func(e *env) []string {
+		for i := range 1001 {
+			e.write(fmt.Sprintf("layers_b%d.json", i), okLayers)
+		}
+		return []string{"analyze", e.in, "--output", e.prev}
+	}})
+	for _, n := range []string{"2000000000", "2097153"} {
+		add(hostile{name: "bounds/gen --layers " + n, code: 2, msg: "at most 2097152 layers", setup: func(e *env) []string {
+			return []string{"gen", "--shape", "llm", "--layers", n, "--out", filepath.Join(e.out, "g")}
+		}})
+	}
+
 	// UTF-16 inputs (PowerShell's > writes them) say what they are and
 	// how to re-save them.
 	utf16 := func(s string, bom bool) string {

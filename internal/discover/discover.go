@@ -67,6 +67,19 @@ func (e *ComponentsError) Error() string {
 // ErrNoDumps is wrapped by the error of a folder without dump files.
 var ErrNoDumps = errors.New("no TensorRT dumps found")
 
+// MaxBackends is the most backends one folder may hold: the result keeps
+// every backend's analysis (10,000 tiny backends took 4.9 GB), and a
+// folder of more is a collection of runs, not one comparison.
+const MaxBackends = 1000
+
+// MaxFolderEntries is the most entries discovery looks at in a folder;
+// each file is opened to read its head.
+const MaxFolderEntries = 100_000
+
+// ErrTooManyBackends is wrapped by the error of a folder over MaxBackends
+// or MaxFolderEntries.
+var ErrTooManyBackends = errors.New("too many files for one analysis")
+
 // ErrNotFolder is wrapped by the error of Folder given a file.
 var ErrNotFolder = errors.New("not a folder")
 
@@ -164,9 +177,9 @@ type group struct {
 // scan classifies the files of dir. names lists the regular files seen (for
 // the no-dumps message).
 func scan(dir string) (*Scope, []string, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := readDirLimit(dir, MaxFolderEntries)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot list folder %s: %w", dir, err)
+		return nil, nil, err
 	}
 	sc := &Scope{Folder: dir}
 	conv := map[string]*group{} // by lower-case label
@@ -294,6 +307,9 @@ func scan(dir string) (*Scope, []string, error) {
 			Label: g.label, LayerPath: g.layer, ProfilePath: g.profile, TimesPath: g.times,
 			MetaPaths: g.meta, LogPaths: g.logs, Notes: g.notes, FromLog: g.fromLog,
 		})
+	}
+	if len(sc.Backends) > MaxBackends {
+		return nil, nil, fmt.Errorf("%s holds %d backends, over the limit of %d one analysis reads (each is analysed and kept in the result): %w; put the backends to compare together in a folder of their own, or analyze the files of a few with their paths", dir, len(sc.Backends), MaxBackends, ErrTooManyBackends)
 	}
 	slices.SortFunc(sc.Backends, func(a, b Backend) int { return strings.Compare(a.Label, b.Label) })
 	slices.Sort(sc.ConfigFiles)
@@ -591,4 +607,23 @@ func sniffFile(path string) (kind dump.Kind, hint string, err error) {
 		return dump.KindUnknown, "", err
 	}
 	return dump.Sniff(buf[:n]), fsutil.EncodingHint(buf[:n]), nil
+}
+
+// readDirLimit lists dir sorted by name, refusing one of more than limit
+// entries before sniffing any.
+func readDirLimit(dir string, limit int) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list folder %s: %w", dir, err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(limit + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("cannot list folder %s: %w", dir, err)
+	}
+	if len(entries) > limit {
+		return nil, fmt.Errorf("%s holds more than %d files: %w; analyze a folder that holds the dumps of the engines to compare", dir, limit, ErrTooManyBackends)
+	}
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }

@@ -228,12 +228,18 @@ func (d *decoder) layerList(li *engine.LayerInfo) {
 	}
 }
 
+const fixTooManyLayers = "trtperf reads engines of at most that many layers (each costs memory however short its entry); export the layer info of a smaller engine or of one of its parts"
+
 // nameList reads a names-only layer list (layer_names_only verbosity). The
 // slice is sized by a counting pass first: an engine.Layer is about six
 // times the bytes of a name in the file, and growing a slice that large by
 // appends (1.25× steps) allocated about five times its final size.
 func (d *decoder) nameList(out []engine.Layer) []engine.Layer {
-	out = slices.Grow(out, d.countNames())
+	n := d.countNames()
+	if n > engine.MaxLayers {
+		d.failAt(d.pos, CodeTooLarge, fmt.Sprintf("the list holds %d layer names, over the limit of %d layers", n, engine.MaxLayers), fixTooManyLayers)
+	}
+	out = slices.Grow(out, n)
 	for {
 		if d.peek() != '"' {
 			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("layer %d is %s while earlier layers are plain names; a list must hold only names or only layer objects", len(out), d.valueKind()), fixNotLayerInfo)
@@ -283,6 +289,9 @@ func (d *decoder) layerRun(out *chunked[engine.Layer], stop func() bool) {
 	for {
 		if c := d.peek(); c != '{' {
 			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("layer %d is %s while earlier layers are objects; a list must hold only layer objects or only names", out.n, d.valueKind()), fixNotLayerInfo)
+		}
+		if out.n >= engine.MaxLayers {
+			d.failAt(d.pos, CodeTooLarge, fmt.Sprintf("the list holds more than %d layers", engine.MaxLayers), fixTooManyLayers)
 		}
 		d.layer(out.next(), out.n-1)
 		if !d.more(']') {

@@ -101,6 +101,9 @@ func (s *scanner) trtexecProfile(p *engine.Profile) {
 		if s.peek() != '{' {
 			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("entry %d of the list is %s; profile entries are objects", i, s.valueKind()), fixNotProfile)
 		}
+		if recs.n >= engine.MaxLayers {
+			s.failAt(s.pos, CodeTooLarge, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
+		}
 		s.profileEntry(p, &recs, i)
 		if !s.more(']') {
 			break
@@ -235,6 +238,9 @@ func (s *scanner) latencyDict(p *engine.Profile) {
 		}
 		if len(p.Records) > 0 && p.Records[0].Samples != r.Samples {
 			sameCount = false
+		}
+		if len(p.Records) >= engine.MaxLayers {
+			s.failAt(s.pos, CodeTooLarge, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
 		}
 		p.Records = append(p.Records, r)
 		if !s.more('}') {

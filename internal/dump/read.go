@@ -23,6 +23,14 @@ var MaxFileBytes int64 = 2 << 30
 // the code to it): detailed dumps take about 4, names-only dumps about 7.5.
 const MemoryPerInputByte = 10
 
+// MemoryPerLayer is the documented ceiling of analysis memory per layer on
+// top of MemoryPerInputByte: a layer costs memory however few bytes it
+// takes in the file (a names-only list of short names is 5 bytes a
+// layer), so memory is bounded per input byte and per layer, and
+// engine.MaxLayers bounds the layers (internal/analysis
+// TestAllocationPerLayer holds the code to it).
+const MemoryPerLayer = 2048
+
 // Size limits of the companion files, each also within MaxFileBytes: far
 // beyond any real one (a --verbose trtexec log of a big engine is tens of
 // MB, TREx metadata a few KB, --exportTimes 200 bytes per inference), so

@@ -25,6 +25,13 @@ type Param struct {
 	Value []byte
 }
 
+// MaxLayers is the most layers trtperf reads from one dump (the largest
+// LLM engines have about 10^5 layers). A layer costs memory whatever its
+// size in the file (a names-only list of short names is a few bytes per
+// layer), so the count is bounded as well as the file's size: a dump over
+// it is refused, and the generator makes none.
+const MaxLayers = 1 << 21
+
 // Layer is one fused layer of the engine, as the layer-info dump describes it.
 type Layer struct {
 	Index         int // position in the dump, 0-based

@@ -7,6 +7,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/engine"
 	"slices"
 	"strings"
 )
@@ -56,6 +57,9 @@ var (
 // every shape fit in it).
 const MinLayers = 12
 
+// maxSamples bounds the latency samples of a generated dictionary.
+const maxSamples = 1 << 28
+
 // normalized fills defaults and rejects impossible combinations with a
 // message that says which value to change.
 func (o Options) normalized() (Options, error) {
@@ -87,11 +91,19 @@ func (o Options) normalized() (Options, error) {
 	if o.Layers < MinLayers {
 		return o, fmt.Errorf("layers = %d: ask for at least %d", o.Layers, MinLayers)
 	}
+	if o.Layers > engine.MaxLayers || o.OptProfiles > engine.MaxLayers/o.Layers {
+		return o, fmt.Errorf("layers = %d (x %d optimization profiles): ask for at most %d layers in all, the most trtperf reads from one dump", o.Layers, max(o.OptProfiles, 1), engine.MaxLayers)
+	}
 	if o.Count == 0 {
 		o.Count = 100
 	}
 	if o.Count < 1 {
 		return o, fmt.Errorf("count = %d: iterations must be at least 1", o.Count)
+	}
+	// A latency dictionary holds count samples per layer: bounded like the
+	// layers (2^21 layers of 100 samples make a 2 GB file).
+	if o.Count > maxSamples/o.Layers/max(o.OptProfiles, 1) && strings.HasPrefix(o.ProfileKind, "latency") {
+		return o, fmt.Errorf("count = %d with %d layers: a latency dictionary of more than %d samples in all is more than trtperf reads; ask for fewer samples or layers", o.Count, o.Layers, maxSamples)
 	}
 	if o.OptProfiles < 1 {
 		o.OptProfiles = 1
