@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,10 +21,13 @@ const (
 
 // DescribeProfileOnly says where the time goes in a backend that has a
 // profile but no usable layer info (profile_only): unscored overview items
-// from the layer names alone, since without tensors, formats and tactics no
-// cause can be priced. It names what an expert reads off such a profile:
-// the share of reformat/copy layers and attention that runs as separate
-// MatMul and Softmax kernels.
+// from the layer names alone (the kinds are guessed from names; without
+// tensors, formats and tactics no fix can be priced). First the causes
+// the names show, largest first (profileCauses: graph-input prologue,
+// standalone Q/DQ, unfused epilogues, decomposed GroupNorm), then what an
+// expert reads off such a profile besides: the share of the other
+// reformat/copy layers, attention that runs as separate MatMul and Softmax
+// kernels, and the DLA placement.
 func DescribeProfileOnly(b *contract.Backend) []contract.OverviewItem {
 	out := []contract.OverviewItem{}
 	if b.Timing == nil || b.Timing.AverageInferenceMs <= 0 {
@@ -31,10 +35,12 @@ func DescribeProfileOnly(b *contract.Backend) []contract.OverviewItem {
 	}
 	total := b.Timing.AverageInferenceMs
 	pct := func(ms float64) float64 { return ms / total * 100 }
+	causes, held := profileCauses(b, total)
+	out = append(out, causes...)
 	var reformats []*contract.Record
 	named := 0
 	for i := range b.Records {
-		if r := &b.Records[i]; r.LayerType == guessedReformat {
+		if r := &b.Records[i]; r.LayerType == guessedReformat && !held[i] {
 			named++
 			if r.AvgMs > 0 {
 				reformats = append(reformats, r)
@@ -46,7 +52,7 @@ func DescribeProfileOnly(b *contract.Backend) []contract.OverviewItem {
 		out = append(out, contract.OverviewItem{ID: "profile_conversions",
 			Title: fmt.Sprintf("Reformat/copy layers take %.1f%% of the time (from layer names)", pct(ms)),
 			Evidence: []string{
-				fmt.Sprintf("%d layers are named as TensorRT's reformatters; the %d of them that take time take %.4f ms (%.2f%% of %.4f ms). Largest: %s.", named, len(reformats), ms, pct(ms), total, namesOf(reformats, 3)),
+				fmt.Sprintf("%d layers (besides those of the causes above) are named as TensorRT's reformatters; the %d of them that take time take %.4f ms (%.2f%% of %.4f ms). Largest: %s.", named, len(reformats), ms, pct(ms), total, namesOf(reformats, 3)),
 				"Which producer and consumer disagree on type or layout, and whether the engine's inputs or Q/DQ placement cause it, needs the detailed layer info (formats of every tensor).",
 			},
 			Metrics: map[string]float64{"time_ms": round(ms, 6), "share_pct": round(pct(ms), 3), "layer_count": float64(len(reformats))},
@@ -55,6 +61,10 @@ func DescribeProfileOnly(b *contract.Backend) []contract.OverviewItem {
 	if o, ok := decomposedAttention(b, total); ok {
 		out = append(out, o)
 	}
+	// The largest first: the first item is the profile's first cause.
+	slices.SortStableFunc(out, func(a, c contract.OverviewItem) int {
+		return cmp.Compare(c.Metrics["share_pct"], a.Metrics["share_pct"])
+	})
 	if o, ok := DLAPlacement(b); ok {
 		out = append(out, o)
 	}

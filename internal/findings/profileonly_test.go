@@ -33,7 +33,7 @@ func TestDescribeProfileOnly(t *testing.T) {
 			append([]string{"/backbone/conv1/Conv", "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax"}, attention...),
 			map[string]float64{"/backbone/conv1/Conv": 5, "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax": 1, "/enc/l0/attn/MatMul": 1, "/enc/l0/attn/Softmax": 1.5, "/enc/l0/attn/MatMul_1": 0.5, "/enc/l0/attn/q_proj/MatMul": 1},
 			// q_proj/MatMul is a projection in a deeper scope, not the attention's own product.
-			[]string{"profile_conversions", "profile_decomposed_attention"}, []float64{10, 30}},
+			[]string{"profile_decomposed_attention", "profile_conversions"}, []float64{30, 10}}, // largest first
 		{"softmax without a matmul in its scope is a classifier",
 			[]string{"/head/fc/MatMul", "/head/prob/Softmax", "/backbone/conv/Conv"},
 			map[string]float64{"/head/fc/MatMul": 1, "/head/prob/Softmax": 1, "/backbone/conv/Conv": 8},
