@@ -86,6 +86,9 @@ type index struct {
 	// quote the numbers of the item that owns it ("`GlobalAveragePool_747`
 	// and its input copy: 2.42% of the measured time", minor_items' price).
 	owners map[ownerKey][]*values
+	// concentration lists the backends whose concentration says how many
+	// layers make 50, 80 and 90 % of the time.
+	concentration []string
 }
 
 type ownerKey struct{ label, layer string }
@@ -273,6 +276,9 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	sort.Strings(keys) // deterministic fact order, hence messages
 	for _, k := range keys {
 		x.walk(m[k], k, b.Label, lv)
+	}
+	if b.Concentration != nil {
+		x.concentration = append(x.concentration, b.Label)
 	}
 	if b.Timing != nil && len(lv.of(unitMs)) > 0 {
 		x.totals = append(x.totals, total{b.Label, lv.of(unitMs)})

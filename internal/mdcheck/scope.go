@@ -65,6 +65,18 @@ func (x *index) scopeFacts(sc scope, u unit) []fact {
 			}
 		}
 	}
+	if u == unitPct {
+		// "20 layers make 50% of the time": concentration's cut-offs are
+		// the tool's shares, quoted alone (never an operand of a sum).
+		for _, l := range x.concentration {
+			if sc.has(l) {
+				lv := x.labels[l]
+				for _, c := range []float64{50, 80, 90} {
+					out = append(out, x.fact(lv, c, l, "concentration", false))
+				}
+			}
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].v < out[j].v }) // deterministic messages
 	return out
 }
