@@ -34,7 +34,7 @@ func fixture() *contract.AnalyzeData {
 			TypeBreakdown:      []contract.Breakdown{{Name: "CaskConvolution", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "Reformat", TimeMs: 0.278528, Percentage: 25.4206}},
 			PrecisionBreakdown: []contract.Breakdown{{Name: "INT8", TimeMs: 0.710656, Percentage: 64.8598}, {Name: "FP32", TimeMs: 0.193536, Percentage: 17.6636}},
 			TagBreakdown:       []contract.Breakdown{{Name: "reformat", TimeMs: 0.278528, Percentage: 25.4206}},
-			Issues:             []contract.Finding{{ID: "reformat_overhead", Layers: []int{0}, RecoverableMs: 0.0417}},
+			Issues:             []contract.Finding{{ID: "reformat_overhead", Layers: []int{0}, RecoverableMs: 0.0417, NextCheck: "Check that the activations are fused into the convolution names (`Conv + Relu`)."}},
 			Concentration:      &contract.Concentration{Layers50: 1, Layers80: 2, Layers90: 3},
 		},
 		{
@@ -95,6 +95,7 @@ func TestCheck(t *testing.T) {
 		{"a layer's number may be its owner's", "## Summary\n`QuantizeLinear_2` is worth 0.0417 ms if removed.\n## Details\ny\n", nil},
 		{"but not another finding's", "## Summary\n`MaxPool_12` is worth 0.0417 ms if removed.\n## Details\ny\n", []string{"0.0417 ms after `MaxPool_12` matches none"}},
 		{"concentration cut-offs", "## Summary\nIn `int8-qat` 1 layer makes 50% of the time, 2 make 80% and 3 make 90%.\n## Details\ny\n", nil},
+		{"a pattern the tool's own advice quotes", "## Summary\nx\n## Details\nRebuild and look for `Conv + Relu` in the layer names; `Conv + Gelu` is not there.\n", []string{"`Conv + Gelu` is not a layer name"}},
 		{"shapes are not ratios", "## Summary\nThe input is 32×3×224×224 (32x3x224x224).\n## Details\ny\n", nil},
 		{"a record reference stands for a long name", "## Summary\n`records[2]` in `int8-qat` takes 8.69% (0.0952 ms); `records[2]` 12%.\n## Details\ny\n", []string{"12% after `records[2]` matches none"}},
 		{"the previous sentence's numbers", "## Summary\n`Reformat` takes 0.279 ms of `int8-qat`'s 1.096 ms. That is 25% of it.\n## Details\ny\n", nil},

@@ -334,6 +334,7 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 			into.add(u, x.fact(into, t*scale, label, path, false))
 		}
 	case string:
+		x.addQuotedNames(t)
 		if k := path[strings.LastIndexByte(path, '.')+1:]; k == "title" || k == "summary" {
 			// A title ("94% of convolution/GEMM time runs on tensor
 			// cores") is the tool's sentence: its numbers may be quoted.
@@ -384,6 +385,27 @@ func (x *index) ownerFacts(spans []span, u unit, sc scope) []fact {
 		}
 	}
 	return out
+}
+
+// addQuotedNames records what the tool's own sentences (a finding's
+// action and next_check, titles, notes) write in backticks: "check that the
+// activations are fused into the convolution names (`Conv + Relu`)". An
+// analysis that copies such a pattern names something the data says.
+func (x *index) addQuotedNames(s string) {
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return
+		}
+		if name := s[i+1 : i+1+j]; name != "" {
+			x.known[name] = struct{}{}
+		}
+		s = s[i+j+2:]
+	}
 }
 
 // fieldUnit is the unit of a number field by its name: "total_ms" and the
