@@ -89,6 +89,9 @@ type index struct {
 	// concentration lists the backends whose concentration says how many
 	// layers make 50, 80 and 90 % of the time.
 	concentration []string
+	// proper are names the data gives things that hold digits and units
+	// ("NVIDIA A100 80GB PCIe"): a number inside one is part of the name.
+	proper []string
 }
 
 type ownerKey struct{ label, layer string }
@@ -167,6 +170,9 @@ func newIndex(d *contract.AnalyzeData) *index {
 		}
 		x.addBackendNumbers(b)
 		x.addOwners(b)
+		if b.Device != nil && b.Device.Name != "" {
+			x.proper = append(x.proper, b.Device.Name)
+		}
 	}
 	x.addComparison(d.Comparison)
 	return x
@@ -341,6 +347,25 @@ func (x *index) walkNamed(n any, path, label, name string, into *values) {
 			x.addEvidence([]any{t}, label, into)
 		}
 	}
+}
+
+// inProperName reports whether text[pos:end] lies inside a device or
+// model name the data holds ("80GB" in "NVIDIA A100 80GB PCIe").
+func (x *index) inProperName(text string, pos, end int) bool {
+	for _, n := range x.proper {
+		for from := 0; ; {
+			i := strings.Index(text[from:], n)
+			if i < 0 {
+				break
+			}
+			i += from
+			if i <= pos && end <= i+len(n) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
 
 // addOwners records, for each layer a finding or an overview item owns,

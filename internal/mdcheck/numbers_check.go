@@ -30,6 +30,9 @@ func checkNumbers(l *line, x *index) []Problem {
 		}
 		sc := x.scopeOf(s)
 		for qi, q := range s.quotes {
+			if x.inProperName(l.text, q.pos, q.end) {
+				continue // "NVIDIA A100 80GB PCIe": part of a name
+			}
 			if isThreshold(l.text[s.start:q.pos]) {
 				// "`FP16` layers below 5 %": a cut-off the writer chose,
 				// not a value of the names before it.
