@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/trtperf/trtperf/internal/jsonnum"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -91,6 +92,9 @@ func (pf *paramFixer) rawObject(layer string, ps []engine.Param) jsontext.Value 
 		}
 		pf.fixes++
 	}
+	// ps is the layer's own slice, which the layer facts read at the same
+	// time: it is copied before anything in it is rewritten.
+	owned := false
 	if len(ps) > 1 {
 		seen := make(map[string]int, len(ps))
 		dup := false
@@ -109,16 +113,23 @@ func (pf *paramFixer) rawObject(layer string, ps []engine.Param) jsontext.Value 
 					note(p.Key)
 				}
 			}
-			ps = kept
+			ps, owned = kept, true
+		}
+	}
+	own := func() {
+		if !owned {
+			ps, owned = slices.Clone(ps), true
 		}
 	}
 	for j := range ps {
 		if !utf8.ValidString(ps[j].Key) {
 			note(ps[j].Key)
+			own()
 			ps[j].Key = strings.ToValidUTF8(ps[j].Key, "\uFFFD")
 		}
 		if v, changed := safeValue(ps[j].Value); changed {
 			note(ps[j].Key)
+			own()
 			ps[j].Value = v
 		}
 	}
