@@ -17,6 +17,8 @@ func fixture() *contract.AnalyzeData {
 	layer := func(name, in, out string) contract.Layer {
 		return contract.Layer{Name: name, Inputs: []contract.Tensor{{Name: in}}, Outputs: []contract.Tensor{{Name: out}}}
 	}
+	stem := rec("conv1.weight + QuantizeLinear_7 + Conv_9", "CaskConvolution", "INT8", 0.201728, 18.4112)
+	stem.Roofline = &contract.RecordRoofline{TimeMs: 0.201728, AchievedTFLOPS: 141.8, AttainableTFLOPS: ptr(623.7), PctOfAttainable: ptr(22.735)}
 	return &contract.AnalyzeData{Results: []contract.Backend{
 		{
 			Label: "int8-qat",
@@ -27,7 +29,7 @@ func fixture() *contract.AnalyzeData {
 			},
 			Records: []contract.Record{
 				rec("QuantizeLinear_2", "Reformat", "FP32", 0.06144, 5.60748),
-				rec("conv1.weight + QuantizeLinear_7 + Conv_9", "CaskConvolution", "INT8", 0.201728, 18.4112),
+				stem,
 				rec("MaxPool_12", "TiledPooling", "FP32", 0.095232, 8.69159),
 			},
 			Timing:             &contract.Timing{TotalMs: 1.09568, AverageInferenceMs: 1.09568, MedianInferenceMs: ptr(1.09568)},
@@ -98,6 +100,7 @@ func TestCheck(t *testing.T) {
 		{"concentration cut-offs", "## Summary\nIn `int8-qat` 1 layer makes 50% of the time, 2 make 80% and 3 make 90%.\n## Details\ny\n", nil},
 		{"a pattern the tool's own advice quotes", "## Summary\nx\n## Details\nRebuild and look for `Conv + Relu` in the layer names; `Conv + Gelu` is not there.\n", []string{"`Conv + Gelu` is not a layer name"}},
 		{"a number in the GPU's name", "## Summary\nThe engines ran on an NVIDIA A100 80GB PCIe; 80GB of weights would not fit.\n## Details\ny\n", []string{"80GB is not a number of any backend"}},
+		{"a layer's roofline position", "## Summary\n`conv1.weight + QuantizeLinear_7 + Conv_9` runs at 141.8 TFLOP/s, 22.7% of its roof (623.7 TFLOP/s); not 300 TFLOP/s.\n## Details\ny\n", []string{"300 TFLOP/s"}},
 		{"shapes are not ratios", "## Summary\nThe input is 32×3×224×224 (32x3x224x224).\n## Details\ny\n", nil},
 		{"a record reference stands for a long name", "## Summary\n`records[2]` in `int8-qat` takes 8.69% (0.0952 ms); `records[2]` 12%.\n## Details\ny\n", []string{"12% after `records[2]` matches none"}},
 		{"the previous sentence's numbers", "## Summary\n`Reformat` takes 0.279 ms of `int8-qat`'s 1.096 ms. That is 25% of it.\n## Details\ny\n", nil},
@@ -123,7 +126,7 @@ func TestCheck(t *testing.T) {
 		{"invented percent change", "## Summary\n`QuantizeLinear_2` takes 0.095 ms in `int8-qat-residual` and 0.061 ms in `int8-qat`, 80% more.\n## Details\ny\n", []string{"80% after `QuantizeLinear_2`"}},
 		{"sum of three named layers, parts rounded", "## Summary\n`QuantizeLinear_2`, `conv1.weight + QuantizeLinear_7 + Conv_9` and `MaxPool_12` take 32.71% (0.358 ms) together.\n## Details\ny\n", nil},
 		{"sum of rounded parts", "## Summary\n`QuantizeLinear_2` (5.61%) and `MaxPool_12` (8.69%) take 14.30% together.\n## Details\ny\n", nil},
-		{"invented sum of three", "## Summary\n`QuantizeLinear_2`, `conv1.weight + QuantizeLinear_7 + Conv_9` and `MaxPool_12` take 35.1% together.\n## Details\ny\n", []string{"35.1% after `QuantizeLinear_2` / `conv1.weight + QuantizeLinear_7 + Conv_9` / `MaxPool_12` matches none of their values (closest: `conv1.weight + QuantizeLinear_7 + Conv_9` (layer) percentage 18.411% in `int8-qat`; their percentage in `int8-qat` add up to 32.71%)"}},
+		{"invented sum of three", "## Summary\n`QuantizeLinear_2`, `conv1.weight + QuantizeLinear_7 + Conv_9` and `MaxPool_12` take 35.1% together.\n## Details\ny\n", []string{"35.1% after `QuantizeLinear_2` / `conv1.weight + QuantizeLinear_7 + Conv_9` / `MaxPool_12` matches none of their values (closest: `conv1.weight + QuantizeLinear_7 + Conv_9` (layer) roofline.pct_of_attainable 22.735% in `int8-qat`; their percentage in `int8-qat` add up to 32.71%)"}},
 		{"a part's total is not the inference's", "## Summary\nIn `int8-qat`, 12 reformats take a total of 0.279 ms.\n## Details\ny\n", nil},
 		{"the engine's total still is", "## Summary\nIn `int8-qat` the total inference time is 1.3 ms.\n## Details\ny\n", []string{"1.3 ms is quoted as a total"}},
 		{"threshold after a precision", "## Summary\n`FP32` layers below 5 % and `FP16` layers under 1% are left alone; `int8-qat` layers > 2 % are listed.\n## Details\ny\n", nil},

@@ -64,35 +64,36 @@ func TestInventedNumbersFail(t *testing.T) {
 	cases := []struct {
 		file, from, to string
 		want           []string
+		n              int // problems expected when not 1: a changed number can break a sum written after it
 	}{
 		{"trex-resnet18-a100-fp32-fp16", "`fp32` takes 1.998 ms", "`fp32` takes 1.5 ms",
-			[]string{"1.5 ms after `fp32` matches none", "closest: `fp32` ", "in: \"Measured end to end"}},
+			[]string{"1.5 ms after `fp32` matches none", "closest: `fp32` ", "in: \"Measured end to end"}, 0},
 		{"trex-resnet18-a100-fp32-fp16", "0.522 ms in `fp32`", "0.622 ms in `fp32`",
-			[]string{"0.622 ms after `Conv_0 + Relu_1` matches none", "closest: `Conv_0 + Relu_1` (layer) avg_ms 0.52224 ms in `fp32`"}},
+			[]string{"0.622 ms after `Conv_0 + Relu_1` matches none", "closest: `Conv_0 + Relu_1` (layer) avg_ms 0.52224 ms in `fp32`"}, 0},
 		{"trex-resnet18-a100-fp32-fp16", "0.411 ms more", "0.451 ms more",
-			[]string{"0.451 ms after `fp16` matches none"}},
+			[]string{"0.451 ms after `fp16` matches none"}, 0},
 		{"trex-resnet18-a100-fp32-fp16", "`Conv_0 + Relu_1` (10.98%)", "`Conv_0 + Relu_1` (12.98%)",
-			[]string{"12.98% after `Conv_0 + Relu_1` matches none"}},
+			[]string{"12.98% after `Conv_0 + Relu_1` matches none", "18.9% is not a number of any backend"}, 2}, // the sum it made is wrong too
 		{"trex-mobilenetv2-qat-titanrtx", "18 `Reformat` layers take 17.55%", "18 `Reformat` layers take 19.55%",
-			[]string{"19.55% after `qdq_placement` / `Reformat` matches none", "closest: `Reformat` (layer type) percentage 17.547% in `int8-qat`"}},
+			[]string{"19.55% after `qdq_placement` / `Reformat` matches none", "closest: `Reformat` (layer type) percentage 17.547% in `int8-qat`"}, 0},
 		{"trex-mobilenetv2-qat-titanrtx", "take 2.27% together", "take 3.27% together",
-			[]string{"3.27% after `QuantizeLinear_98` / `QuantizeLinear_147` matches none"}},
+			[]string{"3.27% after `QuantizeLinear_98` / `QuantizeLinear_147` matches none"}, 0},
 		{"trex-mobilenetv2-qat-titanrtx", "`QuantizeLinear_98` and", "`QuantizeLinear_99` and",
-			[]string{"`QuantizeLinear_99` is not a layer name"}},
+			[]string{"`QuantizeLinear_99` is not a layer name"}, 0},
 		{"trex-mobilenetv2-qat-titanrtx", "`int8-qat` 0.351 ms", "`int8-qat` 0.331 ms",
-			[]string{"0.331 ms after `int8-qat` matches none", "closest: `int8-qat` timing.measured."}},
+			[]string{"0.331 ms after `int8-qat` matches none", "closest: `int8-qat` timing.measured."}, 0},
 		{"trex-mobilenetv2-qat-titanrtx", "prices 0.0833 ms.", "prices 0.0733 ms.",
-			[]string{"0.0733 ms after `qdq_placement`", "matches none"}},
+			[]string{"0.0733 ms after `qdq_placement`", "matches none"}, 0},
 		{"trex-resnet18-a100-fp32-fp16", "1.129 ms recoverable (56.69%)", "1.329 ms recoverable (56.69%)",
-			[]string{"1.329 ms after `fp32_engine` matches none", "closest: `fp32_engine` (finding) recoverable_high_ms 1.2414 ms in `fp32`"}},
+			[]string{"1.329 ms after `fp32_engine` matches none", "closest: `fp32_engine` (finding) recoverable_high_ms 1.2414 ms in `fp32`"}, 0},
 		{"fuzzy-resnet18-rtx3060-three-paths", "it takes 1.188 ms", "it takes 1.288 ms",
-			[]string{"1.288 ms is not a number of `onnx-trt` / `trtexec` in the data"}}, // "it": bound to no name, still checked
+			[]string{"1.288 ms is not a number of `onnx-trt` / `trtexec` in the data"}, 0}, // "it": bound to no name, still checked
 		{"fuzzy-resnet18-rtx3060-three-paths", "`trtexec`: total 0.3635 ms", "`trtexec`: total 0.3935 ms",
-			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: "}},
+			[]string{"0.3935 ms is quoted as a total/inference time but no backend has it (closest: "}, 0},
 		{"detr-resnet50-int8-layer-names-only", "`Reformat` layers take 12.8%", "`Reformat` layers take 14.8%",
-			[]string{"14.8% after `Reformat` matches none", "closest: `Reformat` (layer type) percentage 12.786% in `int8`"}},
+			[]string{"14.8% after `Reformat` matches none", "closest: `Reformat` (layer type) percentage 12.786% in `int8`"}, 0},
 		{"detr-resnet50-int8-layer-names-only", "together are 37.7%", "together are 42.8%",
-			[]string{"42.8% after `SoftMax` / `MatrixMultiply` matches none"}},
+			[]string{"42.8% after `SoftMax` / `MatrixMultiply` matches none"}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+"/"+tc.to, func(t *testing.T) {
@@ -111,12 +112,16 @@ func TestInventedNumbersFail(t *testing.T) {
 				}
 				return
 			}
-			if len(ps) != 1 {
-				t.Fatalf("problems %v, want exactly one", ps)
+			all := ""
+			for _, p := range ps {
+				all += p.String() + "\n"
+			}
+			if n := max(tc.n, 1); len(ps) != n {
+				t.Fatalf("problems %v, want %d", ps, n)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(ps[0].String(), w) {
-					t.Errorf("%s\nwant it to contain %q", ps[0], w)
+				if !strings.Contains(all, w) {
+					t.Errorf("%s\nwant it to contain %q", all, w)
 				}
 			}
 		})

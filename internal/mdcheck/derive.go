@@ -141,7 +141,10 @@ func (x *index) derivable(l *line, s sentence, qi int, bound []span, sc scope, w
 			if a.unit != b.unit || b.v == 0 {
 				continue
 			}
-			related := a.key == b.key && a.key != "" || a.quoted && b.quoted
+			// One field relates across backends (or items); two elements
+			// of one backend's list (its largest activations' bytes) do
+			// not.
+			related := a.key == b.key && a.key != "" && !(a.total && b.total && a.backend == b.backend) || a.quoted && b.quoted
 			if q.unit == unitRatio {
 				// "1.36× slower": the same quantity in two backends, two
 				// of one backend's totals ("the layer sum is 1.34× the

@@ -157,6 +157,21 @@ func newIndex(d *contract.AnalyzeData) *index {
 			if r.Tactic != "" {
 				x.known[r.Tactic] = struct{}{}
 			}
+			if rr := r.Roofline; rr != nil {
+				// summary prints these per layer: "22.7% of its compute
+				// roof", "141.8 TFLOP/s".
+				v.add(unitMs, x.fact(v, rr.TimeMs, lb, "roofline.time_ms", false))
+				v.add(unitTFLOPs, x.fact(v, rr.AchievedTFLOPS, lb, "roofline.achieved_tflops", false))
+				if rr.AchievedGBs != nil {
+					v.add(unitGBs, x.fact(v, *rr.AchievedGBs, lb, "roofline.achieved_gbs", false))
+				}
+				if rr.AttainableTFLOPS != nil {
+					v.add(unitTFLOPs, x.fact(v, *rr.AttainableTFLOPS, lb, "roofline.attainable_tflops", false))
+				}
+				if rr.PctOfAttainable != nil {
+					v.add(unitPct, x.fact(v, *rr.PctOfAttainable, lb, "roofline.pct_of_attainable", false))
+				}
+			}
 		}
 		for _, g := range []struct {
 			bd []contract.Breakdown
