@@ -101,6 +101,7 @@ func TestCheck(t *testing.T) {
 		{"a pattern the tool's own advice quotes", "## Summary\nx\n## Details\nRebuild and look for `Conv + Relu` in the layer names; `Conv + Gelu` is not there.\n", []string{"`Conv + Gelu` is not a layer name"}},
 		{"a number in the GPU's name", "## Summary\nThe engines ran on an NVIDIA A100 80GB PCIe; 80GB of weights would not fit.\n## Details\ny\n", []string{"80GB is not a number of any backend"}},
 		{"a layer's roofline position", "## Summary\n`conv1.weight + QuantizeLinear_7 + Conv_9` runs at 141.8 TFLOP/s, 22.7% of its roof (623.7 TFLOP/s); not 300 TFLOP/s.\n## Details\ny\n", []string{"300 TFLOP/s"}},
+		{"a sum of record references", "## Summary\nIn `int8-qat`, `records[0]`, `records[1]` and `records[2]` take 32.71% together, with `Reformat` below 30%.\n## Details\ny\n", nil},
 		{"shapes are not ratios", "## Summary\nThe input is 32×3×224×224 (32x3x224x224).\n## Details\ny\n", nil},
 		{"a record reference stands for a long name", "## Summary\n`records[2]` in `int8-qat` takes 8.69% (0.0952 ms); `records[2]` 12%.\n## Details\ny\n", []string{"12% after `records[2]` matches none"}},
 		{"the previous sentence's numbers", "## Summary\n`Reformat` takes 0.279 ms of `int8-qat`'s 1.096 ms. That is 25% of it.\n## Details\ny\n", nil},

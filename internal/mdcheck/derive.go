@@ -204,7 +204,7 @@ func (x *index) sumGroups(spans []span, u unit) []sumGroup {
 	var order []key
 	seen := map[string]bool{}
 	for _, sp := range spans {
-		v := x.items[sp.text]
+		v := x.lookup(sp.text, scope{}) // an item, or `records[N]`
 		if v == nil || seen[sp.text] {
 			continue
 		}
