@@ -609,3 +609,37 @@ func recoverInto(err *error) {
 		*err = se.err
 	}
 }
+
+// outOfRangeNumber finds the first number of a JSON text that jsonnum
+// refuses (beyond float64, or non-zero and too small for one), for the
+// readers that decode with encoding/json, which turns 1e-400 into 0
+// silently. One pass; only numbers with an exponent or of hundreds of
+// digits are parsed, and text inside strings is skipped.
+func outOfRangeNumber(data []byte) (lit string, found bool) {
+	inStr := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case inStr && c == '"':
+			inStr = false
+		case inStr:
+		case c == '"':
+			inStr = true
+		case c == '-' || c >= '0' && c <= '9':
+			j := i
+			for j < len(data) && (data[j] >= '0' && data[j] <= '9' || data[j] == '-' || data[j] == '+' || data[j] == '.' || data[j] == 'e' || data[j] == 'E') {
+				j++
+			}
+			if n := unsafe.String(unsafe.SliceData(data[i:j]), j-i); jsonnum.MayBeOutOfRange(n) && !jsonnum.InRange(n) {
+				if len(n) > 40 {
+					n = n[:40] + "..."
+				}
+				return n, true
+			}
+			i = j - 1
+		}
+	}
+	return "", false
+}

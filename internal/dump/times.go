@@ -41,6 +41,9 @@ func ReadTimes(path string) (*engine.Times, error) {
 // ParseTimes parses a trtexec --exportTimes list: one record per inference
 // with at least latencyMs. Errors are *FormatError.
 func ParseTimes(data []byte) (*engine.Times, error) {
+	if lit, ok := outOfRangeNumber(data); ok {
+		return nil, errPlain(CodeNonFinite, "number "+lit+" is out of the float64 range (too large, or non-zero and too small); "+fixNonFinite)
+	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	var recs []timesRecord
 	if err := json.UnmarshalDecode(dec, &recs); err != nil {

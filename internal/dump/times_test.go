@@ -119,3 +119,24 @@ func TestTimesRunsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestTimesNumbersInRange: a time beyond float64 or a non-zero one too
+// small for it is refused, not read as Inf or 0; the same text inside a
+// string is not a number.
+func TestTimesNumbersInRange(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		ok   bool
+	}{
+		{`[{"latencyMs":1.5,"computeMs":1e-3}]`, true},
+		{`[{"latencyMs":1.5,"note":"1e-99999999"}]`, true},
+		{`[{"latencyMs":-1e-99999999}]`, false},
+		{`[{"latencyMs":1,"computeMs":1e400}]`, false},
+	} {
+		_, err := ParseTimes([]byte(tt.data))
+		var fe *FormatError
+		if tt.ok != (err == nil) || !tt.ok && (!errors.As(err, &fe) || fe.Code != CodeNonFinite) {
+			t.Errorf("%s: %v", tt.data, err)
+		}
+	}
+}
