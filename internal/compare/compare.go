@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // Side is one backend being compared, with a name for headings.
@@ -56,10 +57,21 @@ func recordsOf(b *contract.Backend) []contract.Record {
 	if len(b.Records) > 0 || !predicted(b) {
 		return b.Records
 	}
+	return layerRecords(b, b.Prediction.LayerMs)
+}
+
+// layerRecords are one record per layer of b's layer info, of its derived
+// type, timed by ms (nil: untimed). What a layer computes and writes
+// follows from the layer info alone, so the kinship evidence reads them
+// when there is no profile.
+func layerRecords(b *contract.Backend, ms []float64) []contract.Record {
 	out := make([]contract.Record, len(b.Layers))
 	for i := range b.Layers {
 		l := &b.Layers[i]
-		out[i] = contract.Record{Name: l.Name, Layer: i, LayerType: l.LayerType, AvgMs: b.Prediction.LayerMs[i], Tags: []string{}}
+		out[i] = contract.Record{Name: l.Name, Layer: i, LayerType: layerfacts.DerivedType(l.LayerType), Tags: []string{}}
+		if i < len(ms) {
+			out[i].AvgMs = ms[i]
+		}
 	}
 	return out
 }

@@ -23,8 +23,9 @@ const sameWorkTolerance = 0.1
 // sibling.
 const MinSameWorkPct = 50.0
 
-// SameWorkPct aligns the profiled layers of two backends, as a comparison
-// pair does, and returns the share of their compute layers (both sides)
+// SameWorkPct aligns the profiled layers of two backends (the layers of
+// their layer info when they have no profile), as a comparison pair does,
+// and returns the share of their compute layers (both sides)
 // that have a counterpart on the other side doing the same work (the same
 // FLOPs, else the same output elements, within sameWorkTolerance, when both
 // sides know them), in percent,
@@ -34,7 +35,17 @@ const MinSameWorkPct = 50.0
 // (torchvision's features.N), do not. It is the evidence the analysis
 // needs before it calls two backends sibling builds.
 func SameWorkPct(a, b *contract.Backend) (pct float64, computeLayers int) {
-	return align(newSide(a), newSide(b)).sameWork()
+	return align(kinSide(a), kinSide(b)).sameWork()
+}
+
+// kinSide is a backend's side for the kinship evidence: its profile
+// records, else one untimed record per layer of its layer info (a
+// layer_only build): what a layer computes needs no time.
+func kinSide(b *contract.Backend) *side {
+	if len(b.Records) > 0 {
+		return newSide(b)
+	}
+	return newSideOf(b, layerRecords(b, nil))
 }
 
 // sameWork is SameWorkPct of an alignment.

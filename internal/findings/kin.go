@@ -12,6 +12,12 @@ import (
 // measured difference to them prices anything.
 const OverviewNoSibling = "no_sibling"
 
+// OverviewPredictedSibling is the overview item of a backend beside sibling
+// builds of the same model when one side has no profile (layer_only): the
+// two are compared on the cost model's predicted times only, so their
+// difference prices no finding.
+const OverviewPredictedSibling = "sibling_predicted"
+
 // kin answers whether two backends are sibling builds, aligning each pair
 // once.
 type kin struct {
@@ -102,5 +108,43 @@ func noteStrangers(b *contract.Backend, bs []*contract.Backend, k *kin) {
 	ev = append(ev, "No finding here is priced on their measured times.")
 	b.Overview = append(b.Overview, contract.OverviewItem{ID: OverviewNoSibling,
 		Title:    fmt.Sprintf("%d other backend(s) in this folder are not sibling builds", len(ev)-1),
+		Evidence: ev, Metrics: map[string]float64{"backends": float64(len(ev) - 1)}, Layers: []int{}})
+}
+
+// notePredictedKin adds to b an overview item naming its sibling builds
+// that only the cost model times (b or they are layer_only): they are the
+// same model, but a predicted difference is no measurement, and the model
+// already prices the findings of a layer_only build.
+func notePredictedKin(b *contract.Backend, bs []*contract.Backend, k *kin) {
+	var ev []string
+	for _, o := range bs {
+		if o == b || o.Diagnosis == nil || o.Diagnosis.ReferenceMs <= 0 {
+			continue
+		}
+		pb, po := b.Diagnosis.ReferenceSource == RefPredicted, o.Diagnosis.ReferenceSource == RefPredicted
+		if !pb && !po {
+			continue
+		}
+		if ok, _ := k.related(b, o); !ok {
+			continue
+		}
+		pct, n := k.alignedPct(b, o)
+		say := fmt.Sprintf("%q is a build of this model (%.0f%% of the two builds' %d compute layers do the same work)", o.Label, pct, n)
+		switch {
+		case pb && po:
+			say += fmt.Sprintf(": PREDICTED %.4f ms there vs %.4f ms here (cost model; neither has a profile).", o.Diagnosis.ReferenceMs, b.Diagnosis.ReferenceMs)
+		case po:
+			say += ", but it has no profile: only the cost model times it."
+		default:
+			say += ", but this backend has no profile: only the cost model times it."
+		}
+		ev = append(ev, say)
+	}
+	if len(ev) == 0 {
+		return
+	}
+	ev = append(ev, "Builds without a profile are compared on predicted times only (the comparison's measure \"predicted\"): no finding here is priced on a difference to them.")
+	b.Overview = append(b.Overview, contract.OverviewItem{ID: OverviewPredictedSibling,
+		Title:    fmt.Sprintf("%d sibling build(s) of this model, compared on predicted times only", len(ev)-1),
 		Evidence: ev, Metrics: map[string]float64{"backends": float64(len(ev) - 1)}, Layers: []int{}})
 }

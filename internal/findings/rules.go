@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -129,7 +130,7 @@ var rules = []rule{
 // siblingRule documents the cross-backend finding (see sibling.go): it has
 // no per-backend evaluator.
 var siblingRule = rule{ID: "sibling_delta", Title: "A sibling build of the same model in this folder is faster",
-	Meaning: fmt.Sprintf("Another backend of the same model, measured the same way, takes less time; the part of the difference no other finding explains is this finding's price. A backend counts as a build of the same model only with evidence: the same input shapes, the same GPU when both name one, and at least %g%% of the two builds' compute layers aligned with a layer doing the same work (same FLOPs or output size); otherwise no measured difference prices anything and the overview item %s says why.", limits.siblingMinAlignedPct, OverviewNoSibling),
+	Meaning: fmt.Sprintf("Another backend of the same model, measured the same way, takes less time; the part of the difference no other finding explains is this finding's price. A backend counts as a build of the same model only with evidence: the same input shapes, the same GPU when both name one, and at least %g%% of the two builds' compute layers aligned with a layer doing the same work (same FLOPs or output size); otherwise no measured difference prices anything and the overview item %s says why. Without a profile (layer_only) the layers of the layer info are aligned instead; such a build has no measured time, so a sibling without one prices nothing either and the overview item %s names it (the two are compared on predicted times).", limits.siblingMinAlignedPct, OverviewNoSibling, OverviewPredictedSibling),
 	Price:   fmt.Sprintf("measured difference to the fastest comparable sibling, minus the prices of this backend's findings the sibling fixed (a finding the sibling also has, priced there at least %g× the price here, is a cost both pay and is not in the difference); no finding when the rest is within the fixed findings' high prices (their estimates' error).", limits.siblingSharedRatio),
 	Refuted: "the two builds measured on different GPUs, batch sizes or with different profilers."}
 
@@ -200,7 +201,25 @@ func EvaluateWith(b *contract.Backend, m *Model) (issues []contract.Finding, pos
 			c.cause[l] = f.ID
 		}
 	}
-	return issues, evalPositives(c), diag, evalOverview(c)
+	overview = evalOverview(c)
+	if m != nil && m.Predicted {
+		for i := range issues {
+			predictedWords(issues[i].Evidence)
+		}
+		for i := range overview {
+			predictedWords(overview[i].Evidence)
+		}
+	}
+	return issues, evalPositives(c), diag, overview
+}
+
+// predictedWords restates the rules' evidence for a backend without a
+// profile, whose record times are the cost model's predictions: a share
+// "of the profile" is one of the predicted time.
+func predictedWords(ev []string) {
+	for i, s := range ev {
+		ev[i] = strings.ReplaceAll(s, "of the profile", "of the predicted time")
+	}
 }
 
 // rank orders findings by score, ties by id.

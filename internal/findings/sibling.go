@@ -41,6 +41,7 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 		}
 		corroborateFusion(b, bs, k)
 		noteStrangers(b, bs, k)
+		notePredictedKin(b, bs, k)
 		s, ok := bestSibling(b, bs, k)
 		if !ok {
 			continue
@@ -86,8 +87,13 @@ func bestSibling(b *contract.Backend, bs []*contract.Backend, k *kin) (sibling, 
 
 // shared puts two backends on one measure: measured GPU time when both have
 // it; else their profiled layer sums (marked cross when the profilers differ).
+// A layer_only backend has neither: its times are the cost model's
+// predictions, which price its findings already (notePredictedKin says so).
 func shared(b, o *contract.Backend) (sibling, bool) {
 	db, do := b.Diagnosis, o.Diagnosis
+	if db.ReferenceSource == RefPredicted || do.ReferenceSource == RefPredicted {
+		return sibling{}, false
+	}
 	if db.ReferenceSource != RefLayerSum && db.ReferenceSource == do.ReferenceSource {
 		return sibling{b: o, mine: db.ReferenceMs, their: do.ReferenceMs, measure: "measured " + humanSource(db.ReferenceSource)}, true
 	}
@@ -319,7 +325,11 @@ func corroborateFusion(b *contract.Backend, bs []*contract.Backend, k *kin) {
 		if ok, _ := k.related(b, o); !ok {
 			continue
 		}
-		say := fmt.Sprintf("The %q build of the same model in this folder runs no activation alone after its convolutions/GEMMs: TensorRT fused them there (its layer sum %.4f ms vs %.4f ms here", o.Label, o.Diagnosis.LayerSumMs, b.Diagnosis.LayerSumMs)
+		sum := "layer sum"
+		if b.Diagnosis.ReferenceSource == RefPredicted || o.Diagnosis.ReferenceSource == RefPredicted {
+			sum = "layer sum, predicted where there is no profile,"
+		}
+		say := fmt.Sprintf("The %q build of the same model in this folder runs no activation alone after its convolutions/GEMMs: TensorRT fused them there (its %s %.4f ms vs %.4f ms here", o.Label, sum, o.Diagnosis.LayerSumMs, b.Diagnosis.LayerSumMs)
 		if b.ProfileKind != o.ProfileKind {
 			say += ", measured by a different profiler"
 		}

@@ -181,3 +181,48 @@ func TestSiblingThresholdIsCompares(t *testing.T) {
 		t.Errorf("findings calls backends siblings from %g %% same-work layers, compare from %g %%", limits.siblingMinAlignedPct, compare.MinSameWorkPct)
 	}
 }
+
+// Layer-only builds (layer info, no profile: the records are dropped and
+// the reference is the predicted time) are siblings by their layer info
+// alone, as profiled ones are by their records; a layer-only sibling is
+// named in the overview and prices nothing, another model (the same input
+// shape) is still told apart.
+func TestLayerOnlySiblings(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		other   []L
+		sibling bool
+		wantWhy string
+	}{
+		{"same model", chain("conv", 8, 64), true, ""},
+		{"another model with the same input shape", chain("block", 8, 96), false, "compute layers align"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			own, sib := build("fp32", chain("conv", 8, 64)), build("fp16", c.other)
+			for _, p := range []struct {
+				b  *contract.Backend
+				ms float64
+			}{{own, 0.8}, {sib, 0.4}} {
+				issues, _, diag, _ := Evaluate(p.b)
+				p.b.Issues, p.b.Diagnosis = issues, diag
+				p.b.Diagnosis.ReferenceMs, p.b.Diagnosis.LayerSumMs, p.b.Diagnosis.ReferenceSource = p.ms, p.ms, RefPredicted
+				p.b.Validation.AnalysisMode, p.b.Records = contract.ModeLayerOnly, nil
+				p.b.Model.InputShapes = []contract.InputShape{{Name: "input", Dimensions: []int64{1, 3, 224, 224}}}
+			}
+			EvaluateSiblings([]*contract.Backend{own, sib}, nil, compare.SameWorkPct)
+			for _, f := range own.Issues {
+				if f.PriceBasis == "sibling_measured" || f.ID == "sibling_delta" {
+					t.Errorf("%s priced on a predicted sibling difference (%s)", f.ID, f.PriceBasis)
+				}
+			}
+			kin := slices.IndexFunc(own.Overview, func(o contract.OverviewItem) bool { return o.ID == OverviewPredictedSibling })
+			stranger := slices.IndexFunc(own.Overview, func(o contract.OverviewItem) bool { return o.ID == OverviewNoSibling })
+			switch {
+			case c.sibling && (kin < 0 || stranger >= 0):
+				t.Errorf("a layer-only build of the same model is not named a sibling: %+v", own.Overview)
+			case !c.sibling && (kin >= 0 || stranger < 0 || !strings.Contains(strings.Join(own.Overview[stranger].Evidence, " "), c.wantWhy)):
+				t.Errorf("another model in layer-only form is not told apart (%q): %+v", c.wantWhy, own.Overview)
+			}
+		})
+	}
+}
