@@ -28,6 +28,9 @@ func iterations(p *engine.Profile) (*int64, string) {
 		n := p.Count
 		return &n, sourceForKind(p.Kind)
 	}
+	if p.AveragesOnly {
+		return nil, CountUnknown
+	}
 	var ratios []float64
 	for _, r := range p.Records {
 		if r.AverageMs > 0 && r.TimeMs > 0 {

@@ -68,6 +68,7 @@ func FuzzParseProfile(f *testing.F) {
 		"[{\"count\": 1}]\n[{\"count\": 2}]",
 		`[{"name": "a", "timeMs": Infinity, "averageMs": 1}]`,
 		`{"Layers": []}`,
+		`[{"layer": "conv1", "avg_ms": 0.5, "median_ms": 0.4}, {"layerName": "fc", "mean_ms": 1}]`,
 	} {
 		f.Add([]byte(s))
 	}

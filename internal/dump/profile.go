@@ -132,18 +132,19 @@ func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRe
 		for {
 			kraw, _ := s.key()
 			switch string(kraw) {
-			case "name":
+			case "name", "layer", "layer_name", "layerName":
 				if s.peek() != '"' {
 					s.failAt(s.pos, CodeMissingField, fmt.Sprintf("\"name\" of profile entry %d is %s, not a string", i, s.valueKind()), fixNotProfile)
 				}
 				raw, esc := s.rawString()
 				r.Name, r.OptProfile = splitProfile(s.str(raw, esc))
 				seen |= hasName
-			case "timeMs":
+			case "timeMs", "total_ms", "totalMs", "sum_ms":
 				r.TimeMs, seen = s.optFloat(seen, hasTime, i, "timeMs")
-			case "averageMs":
+			case "averageMs", "avg_ms", "avgMs", "average_ms", "mean_ms", "meanMs", "ms", "latency_ms":
+				// A user's IProfiler table names the average its own way.
 				r.AverageMs, seen = s.optFloat(seen, hasAvg, i, "averageMs")
-			case "medianMs":
+			case "medianMs", "median_ms", "med_ms":
 				r.MedianMs, seen = s.optFloat(seen, hasMedian, i, "medianMs")
 			case "percentage":
 				r.Percentage, seen = s.optFloat(seen, hasPercent, i, "percentage")
@@ -169,6 +170,13 @@ func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRe
 		}
 		p.Count, p.HasCount = int64(count), true
 		return
+	}
+	if seen&hasTime == 0 && seen&hasAvg != 0 && !p.HasCount {
+		// A user's table of per-layer averages (no trtexec count header,
+		// no total): the average is all there is; the iteration count is
+		// unknown.
+		r.TimeMs, seen = r.AverageMs, seen|hasTime
+		p.AveragesOnly = true
 	}
 	for _, f := range [...]struct {
 		bit  int

@@ -85,6 +85,34 @@ func TestProfileLatencyDict(t *testing.T) {
 	}
 }
 
+// TestProfileUserTables reads per-layer tables a user's IProfiler writes:
+// a list of {name, ms fields in any naming}, by content.
+func TestProfileUserTables(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		avg, med  []float64
+	}{
+		{"avg_ms", `[{"name": "conv1", "avg_ms": 0.5, "min_ms": 0.4}, {"name": "fc", "avg_ms": 1.5}]`, []float64{0.5, 1.5}, nil},
+		{"layer and mean_ms", `[{"layer": "conv1", "mean_ms": 0.5, "median_ms": 0.45}, {"layer": "fc", "mean_ms": 1.5, "median_ms": 1.4}]`, []float64{0.5, 1.5}, []float64{0.45, 1.4}},
+		{"camel case", `[{"layerName": "conv1", "avgMs": 0.5}, {"layerName": "fc", "avgMs": 1.5}]`, []float64{0.5, 1.5}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if k := Sniff([]byte(tc.src)); k != KindProfile {
+				t.Fatalf("sniffed %s, want a profile", k)
+			}
+			p := mustProfile(t, tc.src)
+			if len(p.Records) != 2 || p.HasCount || !p.AveragesOnly {
+				t.Fatalf("%+v", p)
+			}
+			for i, r := range p.Records {
+				if !near(r.AverageMs, tc.avg[i]) || !near(r.TimeMs, tc.avg[i]) || r.HasMedian != (tc.med != nil) || tc.med != nil && !near(r.MedianMs, tc.med[i]) {
+					t.Errorf("record %d = %+v", i, r)
+				}
+			}
+		})
+	}
+}
+
 func TestProfileErrors(t *testing.T) {
 	tests := []struct {
 		name, src, code, detail string

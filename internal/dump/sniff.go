@@ -88,6 +88,8 @@ var rootKeyKinds = map[string]Kind{
 
 var listKeyKinds = map[string]Kind{
 	"count": KindProfile, "timeMs": KindProfile, "averageMs": KindProfile, "medianMs": KindProfile, "percentage": KindProfile,
+	// Per-layer tables a user's IProfiler writes, in other spellings.
+	"avg_ms": KindProfile, "avgMs": KindProfile, "average_ms": KindProfile, "mean_ms": KindProfile, "meanMs": KindProfile, "median_ms": KindProfile,
 	"LayerType": KindLayerInfo, "Inputs": KindLayerInfo, "Outputs": KindLayerInfo, "TacticName": KindLayerInfo, "ParameterType": KindLayerInfo,
 	"startEnqMs": KindTimes, "endEnqMs": KindTimes, "latencyMs": KindTimes, "computeMs": KindTimes, "h2dMs": KindTimes,
 	"inMs": KindTimes, "endToEndMs": KindTimes, "startComputeMs": KindTimes,

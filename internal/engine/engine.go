@@ -111,7 +111,10 @@ type Profile struct {
 	Kind     string // ProfileTrtexec or ProfileLatencyDict
 	Count    int64  // iterations from the {"count": N} header; 0 when absent
 	HasCount bool
-	Records  []ProfileRecord
+	// AveragesOnly: a user's table of per-layer averages without totals
+	// (TimeMs is the average), so the iteration count is unknown.
+	AveragesOnly bool
+	Records      []ProfileRecord
 }
 
 // Times are per-inference records of trtexec --exportTimes: the engine's
