@@ -371,6 +371,10 @@ func deviceFacts(runs []sourcedRun) *contract.Device {
 		Name: f.Name, MemoryBandwidthGBs: f.MemoryBandwidthGBs, BandwidthBasis: f.BandwidthBasis,
 		PeakTFLOPS: contract.Peaks{FP32: f.Peaks.FP32, TF32: f.Peaks.TF32, FP16: f.Peaks.FP16, INT8: f.Peaks.INT8},
 		PeakBasis:  f.PeakBasis, Source: source, Notes: append(slices.Clip(d.Notes), f.Notes...),
+		TensorCores: f.TensorCores, Class: f.Class, DLACores: f.DLACores,
+	}
+	if out.TensorCores == nil {
+		out.TensorCores = []string{}
 	}
 	if out.Notes == nil {
 		out.Notes = []string{}

@@ -116,7 +116,8 @@ func smallDoc() *AnalyzeData {
 			}},
 		Device: &Device{Name: "NVIDIA A100 80GB PCIe", ComputeCapability: ptr("8.0"), SMCount: ptr(108), ClockGHz: ptr(1.41),
 			MemoryBandwidthGBs: ptr(1935.36), BandwidthBasis: "bus_width_x_memory_clock",
-			PeakTFLOPS: Peaks{FP32: ptr(19.492), FP16: ptr(311.869)}, PeakBasis: "sm_count_x_clock", Source: "meta_device.json", Notes: []string{}},
+			PeakTFLOPS: Peaks{FP32: ptr(19.492), FP16: ptr(311.869)}, PeakBasis: "sm_count_x_clock", Source: "meta_device.json",
+			TensorCores: []string{"TF32", "FP16", "BF16", "INT8"}, Class: "data_centre", Notes: []string{}},
 		Build: &Build{TensorRTVersion: ptr("8.6.1"), Precision: ptr("FP32+FP16"), PrecisionFlags: []string{"--fp16"},
 			Options: []Option{{Name: "Precision", Value: "FP32+FP16"}}, Warnings: []string{}, Sources: []string{"log.txt"}},
 		Model: Model{

@@ -402,7 +402,17 @@ type Device struct {
 	PeakTFLOPS         Peaks    `json:"peak_tflops"`
 	PeakBasis          string   `json:"peak_basis"` // sm_count_x_clock, table or ""
 	Source             string   `json:"source"`     // file the device facts came from
-	Notes              []string `json:"notes"`
+	// TensorCores lists the precisions the GPU runs on tensor cores (FP16,
+	// BF16, TF32, INT8, FP8, FP4), from its architecture; empty without
+	// tensor cores or when the architecture is unknown (absent in older
+	// files).
+	TensorCores []string `json:"tensor_cores"`
+	// Class is data_centre, workstation, consumer or jetson; "" when
+	// unknown. DLACores counts the deep-learning accelerators beside the
+	// GPU (Jetson AGX Xavier, Xavier NX, AGX Orin, Orin NX).
+	Class    string   `json:"class"`
+	DLACores int      `json:"dla_cores"`
+	Notes    []string `json:"notes"`
 }
 
 // Peaks are dense tensor-path peak throughputs in TFLOP/s (TOP/s for int8);

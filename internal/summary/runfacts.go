@@ -45,7 +45,21 @@ func deviceLine(d *contract.Device) string {
 			s = "device " + name + " (" + strings.Join(parts, ", ") + ")"
 		}
 	}
-	return s + " from " + d.Source
+	s += " from " + d.Source
+	var caps []string
+	if d.Class != "" {
+		caps = append(caps, strings.ReplaceAll(d.Class, "_", " "))
+	}
+	if len(d.TensorCores) > 0 {
+		caps = append(caps, "tensor cores "+strings.Join(d.TensorCores, "/"))
+	}
+	if d.DLACores > 0 {
+		caps = append(caps, fmt.Sprintf("%d DLA core(s)", d.DLACores))
+	}
+	if len(caps) > 0 {
+		s += "; " + strings.Join(caps, ", ")
+	}
+	return s
 }
 
 func buildLine(b *contract.Build) string {

@@ -423,6 +423,12 @@ export interface Device {
   /** Peak memory bandwidth, GB/s. */
   memory_bandwidth_gbs: number | null;
   memory_bandwidth_basis: "bus_width_x_memory_clock" | "table" | "";
+  /** Precisions the GPU runs on tensor cores, from its architecture (internal/gpu); empty without tensor cores or when unknown. Absent in older files. */
+  tensor_cores?: ("TF32" | "FP16" | "BF16" | "INT8" | "FP8" | "FP4")[] | null;
+  /** Device class from the table: data_centre, workstation, consumer, jetson; empty when unknown. Absent in older files. */
+  class?: "data_centre" | "workstation" | "consumer" | "jetson" | "";
+  /** Deep-learning accelerators beside the GPU (Jetson); 0 when none or unknown. Absent in older files. */
+  dla_cores?: number;
   /** Dense peak throughput per precision in TFLOP/s (TOP/s for int8); null when unknown or absent on this GPU. */
   peak_tflops: {
     fp32: number | null;
