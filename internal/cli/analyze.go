@@ -70,7 +70,7 @@ func (s *scopeFlags) scope(args []string) (*discover.Scope, error) {
 	}
 }
 
-func newAnalyzeCmd() *cobra.Command {
+func newAnalyzeCmd(*deps) *cobra.Command {
 	var sf scopeFlags
 	var output string
 	c := &cobra.Command{

@@ -19,7 +19,7 @@ import (
 
 func init() { register("compare", newCompareCmd) }
 
-func newCompareCmd() *cobra.Command {
+func newCompareCmd(*deps) *cobra.Command {
 	var top int
 	var format string
 	var failAbove float64

@@ -11,10 +11,7 @@ import (
 
 func init() { register("explain", newExplainCmd) }
 
-// ruleDocs is the documentation explain prints (tests may replace it).
-var ruleDocs = ruledoc.Docs
-
-func newExplainCmd() *cobra.Command {
+func newExplainCmd(*deps) *cobra.Command {
 	var format string
 	c := &cobra.Command{
 		Use:   "explain [FINDING_ID]",
@@ -28,7 +25,7 @@ SKILL.md carries.`,
   trtperf explain qdq_placement`,
 		Args: argCount(0, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			docs := ruleDocs()
+			docs := ruledoc.Docs()
 			w := c.OutOrStdout()
 			switch format {
 			case "text":

@@ -13,7 +13,7 @@ func init() {
 	register("gen", newGenCmd)
 }
 
-func newGenCmd() *cobra.Command {
+func newGenCmd(*deps) *cobra.Command {
 	var o gen.Options
 	var label, out string
 	c := &cobra.Command{

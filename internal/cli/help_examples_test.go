@@ -31,7 +31,7 @@ func helpExamples(t *testing.T) (examples [][2]string) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd(&strings.Builder{}, &strings.Builder{}, &prof))
+	walk(newRootCmd(&strings.Builder{}, &strings.Builder{}, &prof, defaultDeps()))
 	return examples
 }
 
@@ -102,13 +102,12 @@ func TestHelpExamplesRun(t *testing.T) {
 	}
 	// serve runs until interrupted: here it is interrupted at once, after
 	// it checked its folder and started listening.
-	saved := serveContext
-	serveContext = func(parent context.Context) (context.Context, context.CancelFunc) {
+	d := defaultDeps()
+	d.serveContext = func(parent context.Context) (context.Context, context.CancelFunc) {
 		ctx, cancel := context.WithCancel(parent)
 		cancel()
 		return ctx, cancel
 	}
-	t.Cleanup(func() { serveContext = saved })
 
 	for _, ex := range examples {
 		cmd, line := ex[0], ex[1]
@@ -133,7 +132,7 @@ func TestHelpExamplesRun(t *testing.T) {
 				args[i] = filepath.Join(os.Getenv("HOME"), a[2:])
 			}
 		}
-		code, out, errs := run(t, args...)
+		code, out, errs := runWith(t, d, args...)
 		if code != 0 {
 			t.Errorf("%s --help example %q: exit %d\nstderr: %s", cmd, line, code, errs)
 			continue
@@ -164,7 +163,7 @@ func TestArgCountErrors(t *testing.T) {
 		code, _, errs := run(t, append(path, "x1", "x2", "x3", "x4")...)
 		wantError(t, code, errs, ExitCannotRun, "'"+c.CommandPath()+"' takes ", `got 4: "x1", "x2", "x3", "x4"`, "usage: "+c.UseLine())
 	}
-	walk(newRootCmd(&strings.Builder{}, &strings.Builder{}, &prof))
+	walk(newRootCmd(&strings.Builder{}, &strings.Builder{}, &prof, defaultDeps()))
 	if checked < 5 {
 		t.Errorf("only %d commands limit their arguments", checked)
 	}

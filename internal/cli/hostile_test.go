@@ -930,7 +930,7 @@ func TestHostileInputCatalogue(t *testing.T) {
 	if len(cases) < 80 {
 		t.Errorf("the catalogue has %d cases, want at least 80", len(cases))
 	}
-	withSkillExecutable(t, "/bin/true")
+	hd := skillDeps("/bin/true")
 	for _, h := range cases {
 		t.Run(h.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -950,7 +950,7 @@ func TestHostileInputCatalogue(t *testing.T) {
 						t.Fatalf("panic: %v\n%s", r, debug.Stack())
 					}
 				}()
-				code, stdout, stderr = run(t, args...)
+				code, stdout, stderr = runWith(t, hd, args...)
 			}()
 
 			if code != h.code {

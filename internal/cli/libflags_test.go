@@ -33,7 +33,7 @@ func trtperfFlags(t *testing.T) map[string]bool {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd(io.Discard, io.Discard, &profiling{}))
+	walk(newRootCmd(io.Discard, io.Discard, &profiling{}, defaultDeps()))
 	if len(names) < 20 || !names["report-dir"] || !names["max-input-bytes"] {
 		t.Fatalf("collected %d flags (%v); the command tree walk is broken", len(names), names)
 	}

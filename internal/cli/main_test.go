@@ -9,8 +9,15 @@ import (
 // run calls Main in-process and returns exit code, stdout and stderr.
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runWith(t, defaultDeps(), args...)
+}
+
+// runWith is run with the commands' dependencies given (a test's own
+// publisher, analysis, serve interrupt or executable).
+func runWith(t *testing.T, d *deps, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(args, &out, &errb)
+	code := mainWith(d, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

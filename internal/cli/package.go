@@ -29,14 +29,7 @@ type packageFlags struct {
 	fullPaths                                                                       bool   // keep absolute input paths in the report
 }
 
-// publisher is the report publisher; tests replace it to inject failures.
-var publisher = report.Publisher{}
-
-// analyzeForPackage analyses a dump folder for package; tests replace it to
-// prove that --analyze-data never re-analyses.
-var analyzeForPackage = analyzeScope
-
-func newPackageCmd() *cobra.Command {
+func newPackageCmd(d *deps) *cobra.Command {
 	var f packageFlags
 	c := &cobra.Command{
 		Use:   "package FOLDER | --analyze-data F",
@@ -71,7 +64,7 @@ published); 2 could not run.`,
   trtperf analyze dumps/resnet50 --model-name resnet50 --output analyze-data.json
   trtperf package --analyze-data analyze-data.json --output-parent reports/ --analyze-md analyze.md
   trtperf package --analyze-data R/analyze-data.json --report-dir R --analyze-md analyze.md`,
-		RunE: func(c *cobra.Command, args []string) error { return runPackage(c, args, &f) },
+		RunE: func(c *cobra.Command, args []string) error { return runPackage(c, args, &f, d) },
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.reportDir, "report-dir", "", "write the report to this folder (must be new or empty)")
@@ -86,9 +79,9 @@ published); 2 could not run.`,
 	return c
 }
 
-func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
+func runPackage(c *cobra.Command, args []string, f *packageFlags, dp *deps) error {
 	if f.suite != "" {
-		return runPackageSuite(c, args, f, f.suite)
+		return runPackageSuite(c, args, f, f.suite, dp)
 	}
 	if f.reportDir != "" && f.outputParent != "" {
 		return cannotRun("give either --report-dir (an exact folder) or --output-parent (a folder to create an auto-named report in), not both")
@@ -107,7 +100,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 		md = b
 	}
 	if f.analyzeData != "" {
-		return packageAnalyzeData(c, args, f, md)
+		return packageAnalyzeData(c, args, f, md, dp)
 	}
 	if len(args) != 1 {
 		return cannotRun("give one FOLDER holding the dumps (layers_<label>.json, profile_<label>.json), or --analyze-data F (an analyze-data.json from 'trtperf analyze')")
@@ -128,7 +121,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	}
 	prepareForScopes(sc)
 	fmt.Fprintf(c.ErrOrStderr(), "package: analysing %s (as 'trtperf analyze' does); to package an analysis you already have, use --analyze-data F\n", dir)
-	d, err := analyzeForPackage(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: f.baseline})
+	d, err := dp.analyzePackage(sc, analysis.Options{ModelName: f.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: f.baseline})
 	if err != nil {
 		return &ExitError{Code: ExitCannotRun, Err: fmt.Errorf("analyse %s: %w", dir, withAdvice(err, baselineAdvice))}
 	}
@@ -148,7 +141,7 @@ func runPackage(c *cobra.Command, args []string, f *packageFlags) error {
 	}
 	target := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, ModelName: f.modelName, Timestamp: f.timestamp}
 	return publish(c, md, func() (string, *contract.AnalyzeData, error) {
-		dir, err := publisher.PublishEncoding(d, encode, md, target)
+		dir, err := dp.publisher.PublishEncoding(d, encode, md, target)
 		return dir, d, err
 	})
 }
@@ -198,7 +191,7 @@ func prepareForScopes(scopes ...*discover.Scope) {
 	speed.PrepareForDumps(n)
 }
 
-func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte) error {
+func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []byte, dp *deps) error {
 	if len(args) > 0 {
 		return cannotRun("give either a FOLDER or --analyze-data, not both (got folder %s)", args[0])
 	}
@@ -263,7 +256,7 @@ func packageAnalyzeData(c *cobra.Command, args []string, f *packageFlags, md []b
 	t := report.Target{ReportDir: f.reportDir, OutputParent: f.outputParent, Timestamp: f.timestamp}
 	var d *contract.AnalyzeData
 	return publish(c, md, func() (string, *contract.AnalyzeData, error) {
-		dir, err := publisher.PublishFile(in, func(data []byte) (*contract.AnalyzeData, *contract.Index, error) {
+		dir, err := dp.publisher.PublishFile(in, func(data []byte) (*contract.AnalyzeData, *contract.Index, error) {
 			var idx *contract.Index
 			var err error
 			d, idx, err = decode(data)

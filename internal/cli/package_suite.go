@@ -22,7 +22,7 @@ const suiteHelp = "package every component subfolder of PARENT (text_encoder/, u
 // runPackageSuite is `package --suite PARENT`: one report per component
 // folder (each analysed with its own identity) and an overview page, built
 // in one staging folder and renamed into place together.
-func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent string) error {
+func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent string, dp *deps) error {
 	switch {
 	case len(args) > 0:
 		return cannotRun("give the parent folder once, as --suite PARENT (got also %s)", strings.Join(args, " "))
@@ -92,7 +92,7 @@ func runPackageSuite(c *cobra.Command, args []string, f *packageFlags, parent st
 		}
 	}
 	t := report.SuiteTarget{SuiteDir: f.reportDir, OutputParent: f.outputParent, ModelName: model, Timestamp: f.timestamp}
-	dir, reports, err := publisher.PublishSuite(comps, t)
+	dir, reports, err := dp.publisher.PublishSuite(comps, t)
 	if err != nil {
 		var ve *report.ValidationError
 		if errors.As(err, &ve) {

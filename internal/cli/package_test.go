@@ -96,13 +96,14 @@ func TestPackageCorpusFolder(t *testing.T) {
 // called), the folder is named from the model name analyze recorded, and
 // FOLDER mode says on stderr that it analyses.
 func TestPackageAnalyzeDataDoesNotAnalyse(t *testing.T) {
+	t.Parallel() // its dependencies are its own (deps), not swapped globals
 	calls := 0
-	saved := analyzeForPackage
-	analyzeForPackage = func(sc *discover.Scope, o analysis.Options) (*contract.AnalyzeData, error) {
+	counting := defaultDeps()
+	counting.analyzePackage = func(sc *discover.Scope, o analysis.Options) (*contract.AnalyzeData, error) {
 		calls++
-		return saved(sc, o)
+		return analyzeScope(sc, o)
 	}
-	defer func() { analyzeForPackage = saved }()
+	run := func(t *testing.T, args ...string) (int, string, string) { return runWith(t, counting, args...) }
 
 	tmp := t.TempDir()
 	f, data := analyzeDataFile(t, tmp)
@@ -235,6 +236,7 @@ func TestPackageErrors(t *testing.T) {
 }
 
 func TestPackageTemplateMissing(t *testing.T) {
+	t.Parallel() // its dependencies are its own (deps), not swapped globals
 	tmp := t.TempDir()
 	f, _ := analyzeDataFile(t, tmp)
 	broken := fstest.MapFS{}
@@ -245,9 +247,9 @@ func TestPackageTemplateMissing(t *testing.T) {
 		}
 		return err
 	})
-	saved := publisher
-	publisher = report.Publisher{Builder: report.Builder{Assets: broken}}
-	defer func() { publisher = saved }()
+	brokenDeps := defaultDeps()
+	brokenDeps.publisher = report.Publisher{Builder: report.Builder{Assets: broken}}
+	run := func(t *testing.T, args ...string) (int, string, string) { return runWith(t, brokenDeps, args...) }
 	before := reporttest.Listing(t, tmp)
 	code, _, errOut := run(t, "package", "--analyze-data", f, "--output-parent", tmp, "--report-dir", "")
 	wantError(t, code, errOut, 2, "index.html.tmpl", "rebuild")
@@ -277,6 +279,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestServe(t *testing.T) {
+	t.Parallel() // its dependencies are its own (deps), not swapped globals
 	tmp := t.TempDir()
 	f, _ := analyzeDataFile(t, tmp)
 	dir := filepath.Join(tmp, "report")
@@ -284,12 +287,11 @@ func TestServe(t *testing.T) {
 		t.Fatal(e)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	saved := serveContext
-	serveContext = func(parent context.Context) (context.Context, context.CancelFunc) { return ctx, cancel }
-	defer func() { serveContext = saved }()
+	sd := defaultDeps()
+	sd.serveContext = func(parent context.Context) (context.Context, context.CancelFunc) { return ctx, cancel }
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- Main([]string{"serve", dir}, &out, &errOut) }()
+	go func() { done <- mainWith(sd, []string{"serve", dir}, &out, &errOut) }()
 	re := regexp.MustCompile(`^serving (.+) at (http://127\.0\.0\.1:[0-9]+/)\n$`)
 	var url string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

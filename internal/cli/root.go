@@ -3,15 +3,23 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trtperf/trtperf/internal/analysis"
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
+	"github.com/trtperf/trtperf/internal/report"
 )
 
 // Exit codes, as the contract fixes them.
@@ -46,13 +54,40 @@ func cannotRun(format string, args ...any) error {
 // the command has already printed.
 func checkFailed() error { return &ExitError{Code: ExitCheck} }
 
+// deps are what the commands reach beyond their arguments and flags: the
+// report publisher, the analysis package runs, serve's interrupt and
+// connection limits, the executable skill install copies. Main passes the
+// real ones; a test builds its own and runs mainWith, so no test swaps a
+// package variable and tests can run in parallel.
+type deps struct {
+	publisher      report.Publisher
+	analyzePackage func(*discover.Scope, analysis.Options) (*contract.AnalyzeData, error)
+	serveContext   func(context.Context) (context.Context, context.CancelFunc)
+	serveTimeouts  serveTimeouts
+	executable     func() (string, error)
+}
+
+func defaultDeps() *deps {
+	return &deps{
+		analyzePackage: analyzeScope,
+		serveContext: func(parent context.Context) (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+		},
+		serveTimeouts: defaultServeTimeouts,
+		executable:    os.Executable,
+	}
+}
+
+// defaultMaxInputBytes is --max-input-bytes when not given.
+const defaultMaxInputBytes = 2 << 30
+
 // commandFactories is filled by each command file's init, so commands live
 // in their own files and the root needs no edit when one is added.
-var commandFactories = map[string]func() *cobra.Command{}
+var commandFactories = map[string]func(*deps) *cobra.Command{}
 
-func register(name string, f func() *cobra.Command) { commandFactories[name] = f }
+func register(name string, f func(*deps) *cobra.Command) { commandFactories[name] = f }
 
-func newRootCmd(stdout, stderr io.Writer, prof *profiling) *cobra.Command {
+func newRootCmd(stdout, stderr io.Writer, prof *profiling, d *deps) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "trtperf",
 		Short: "Analyse TensorRT layer-info and profile dumps",
@@ -81,14 +116,24 @@ Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.
 	root.SetErr(stderr)
 	root.CompletionOptions.DisableDefaultCmd = true
 	prof.add(root)
-	root.PersistentFlags().Int64Var(&dump.MaxFileBytes, "max-input-bytes", 2<<30, "largest dump file read; larger files are refused with a message (raise it for a bigger dump)")
+	// The limit is the dump package's; it is set only when the flag is
+	// given (and put back by mainWith), so runs without it share nothing.
+	var maxInput int64
+	root.PersistentFlags().Int64Var(&maxInput, "max-input-bytes", defaultMaxInputBytes, "largest dump file read; larger files are refused with a message (raise it for a bigger dump)")
+	pre := root.PersistentPreRunE
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if c.Flags().Changed("max-input-bytes") {
+			dump.MaxFileBytes = maxInput
+		}
+		return pre(c, args)
+	}
 	names := make([]string, 0, len(commandFactories))
 	for n := range commandFactories {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		root.AddCommand(commandFactories[n]())
+		root.AddCommand(commandFactories[n](d))
 	}
 	// Usage errors from cobra/pflag (unknown flag, wrong arg count) exit 2.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -98,7 +143,12 @@ Exit codes: 0 done; 1 a check you asked for failed; 2 the command could not run.
 }
 
 // Main runs trtperf with args and returns the process exit code.
-func Main(args []string, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdout, stderr io.Writer) int {
+	return mainWith(defaultDeps(), args, stdout, stderr)
+}
+
+// mainWith is Main with the commands' dependencies given.
+func mainWith(d *deps, args []string, stdout, stderr io.Writer) (code int) {
 	sw := &writeCheck{w: stdout}
 	tout, terr := newTermWriter(sw), newTermWriter(stderr)
 	defer terr.flushPending()
@@ -113,7 +163,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	stdout, stderr = tout, terr
 	var prof profiling
-	root := newRootCmd(stdout, stderr, &prof)
+	root := newRootCmd(stdout, stderr, &prof, d)
 	args, err := expandDataArgs(args)
 	if err != nil {
 		printError(stderr, err)
@@ -121,6 +171,9 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	root.SetArgs(args)
 	err = root.Execute()
+	if dump.MaxFileBytes != defaultMaxInputBytes {
+		dump.MaxFileBytes = defaultMaxInputBytes // --max-input-bytes was given
+	}
 	if perr := prof.stop(); perr != nil && err == nil {
 		err = perr
 	}

@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,29 +18,26 @@ func init() { register("serve", newServeCmd) }
 
 // serveTimeouts bound every connection: a client that sends its request
 // slowly, reads slowly or keeps an idle connection open is dropped. Tests
-// shorten them.
-var serveTimeouts = struct{ header, read, write, idle time.Duration }{
+// shorten them (deps.serveTimeouts).
+type serveTimeouts struct{ header, read, write, idle time.Duration }
+
+var defaultServeTimeouts = serveTimeouts{
 	header: 10 * time.Second, read: 30 * time.Second, write: 5 * time.Minute, idle: time.Minute,
 }
 
 // newHTTPServer is the http.Server of serve, with its limits.
-func newHTTPServer(h http.Handler) *http.Server {
+func newHTTPServer(h http.Handler, to serveTimeouts) *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: serveTimeouts.header,
-		ReadTimeout:       serveTimeouts.read,
-		WriteTimeout:      serveTimeouts.write,
-		IdleTimeout:       serveTimeouts.idle,
+		ReadHeaderTimeout: to.header,
+		ReadTimeout:       to.read,
+		WriteTimeout:      to.write,
+		IdleTimeout:       to.idle,
 		MaxHeaderBytes:    64 << 10,
 	}
 }
 
-// serveContext ends when the user interrupts serve; tests replace it.
-var serveContext = func(parent context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-}
-
-func newServeCmd() *cobra.Command {
+func newServeCmd(d *deps) *cobra.Command {
 	var addr string
 	var allowRemote bool
 	c := &cobra.Command{
@@ -88,9 +83,9 @@ A report also works without serve: open its index.html from disk.`,
 				ln.Close()
 				return cannotRun("open %s: %v", dir, err)
 			}
-			ctx, stop := serveContext(c.Context())
+			ctx, stop := d.serveContext(c.Context())
 			defer stop()
-			srv := newHTTPServer(h)
+			srv := newHTTPServer(h, d.serveTimeouts)
 			fmt.Fprintf(c.OutOrStdout(), "serving %s at http://%s/\n", dir, ln.Addr())
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()

@@ -29,20 +29,20 @@ func TestServeRefusesRemoteWithoutFlag(t *testing.T) {
 // TestServeTimeouts: serve's server drops a client that opens a connection
 // and sends nothing, and one that goes idle.
 func TestServeTimeouts(t *testing.T) {
-	srv := newHTTPServer(nil)
+	t.Parallel() // its dependencies are its own (deps), not swapped globals
+	srv := newHTTPServer(nil, defaultServeTimeouts)
 	if srv.ReadHeaderTimeout == 0 || srv.ReadTimeout == 0 || srv.WriteTimeout == 0 || srv.IdleTimeout == 0 || srv.MaxHeaderBytes == 0 {
 		t.Fatalf("serve has an unbounded limit: %+v", srv)
 	}
-	saved := serveTimeouts
-	defer func() { serveTimeouts = saved }()
-	serveTimeouts.header, serveTimeouts.read, serveTimeouts.idle = 200*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond
+	short := defaultServeTimeouts
+	short.header, short.read, short.idle = 200*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond
 	dir := t.TempDir()
 	h, err := report.NewServer(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewUnstartedServer(h)
-	ts.Config = newHTTPServer(h)
+	ts.Config = newHTTPServer(h, short)
 	ts.Start()
 	defer ts.Close()
 	for _, send := range []string{"", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"} { // nothing; headers never finished

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 
@@ -14,11 +13,7 @@ import (
 
 func init() { register("skill", newSkillCmd) }
 
-// skillExecutable finds the binary `skill install` copies; tests point it
-// at a built trtperf because the test binary is not one.
-var skillExecutable = os.Executable
-
-func newSkillCmd() *cobra.Command {
+func newSkillCmd(d *deps) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "skill",
 		Short: "Install the AI-agent skill (SKILL.md, wrappers, binaries)",
@@ -27,11 +22,11 @@ func newSkillCmd() *cobra.Command {
 			return cannotRun("give a subcommand: trtperf skill install DIR")
 		},
 	}
-	c.AddCommand(newSkillInstallCmd())
+	c.AddCommand(newSkillInstallCmd(d))
 	return c
 }
 
-func newSkillInstallCmd() *cobra.Command {
+func newSkillInstallCmd(d *deps) *cobra.Command {
 	var force, cross, noCross bool
 	var source string
 	c := &cobra.Command{
@@ -62,7 +57,7 @@ Point your assistant's skills folder at DIR (e.g. ~/.claude/skills/trt-perf-anal
 			if cross && noCross {
 				return cannotRun("give either --cross or --no-cross, not both")
 			}
-			exe, err := skillExecutable()
+			exe, err := d.executable()
 			if err != nil {
 				return cannotRun("cannot find the trtperf executable to copy (%v); run trtperf from a file on disk", err)
 			}

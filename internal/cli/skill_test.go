@@ -34,11 +34,12 @@ func buildTrtperf(t *testing.T) string {
 	return bin
 }
 
-func withSkillExecutable(t *testing.T, exe string) {
-	t.Helper()
-	old := skillExecutable
-	skillExecutable = func() (string, error) { return exe, nil }
-	t.Cleanup(func() { skillExecutable = old })
+// skillDeps are the default dependencies with exe as the executable skill
+// install copies.
+func skillDeps(exe string) *deps {
+	d := defaultDeps()
+	d.executable = func() (string, error) { return exe, nil }
+	return d
 }
 
 // TestSkillInstallAcceptance is issue 5's acceptance 1: in a clean HOME with
@@ -57,11 +58,11 @@ func TestSkillInstallAcceptance(t *testing.T) {
 	}
 	corpus := corpustest.Dir(t, corpustest.AgentChecks)
 	bin := buildTrtperf(t)
-	withSkillExecutable(t, bin)
+	sd := skillDeps(bin)
 
 	home := t.TempDir()
 	dir := filepath.Join(home, "skills", "trt-perf-analysis")
-	code, out, errs := run(t, "skill", "install", dir, "--no-cross")
+	code, out, errs := runWith(t, sd, "skill", "install", dir, "--no-cross")
 	if code != 0 {
 		t.Fatalf("skill install: exit %d: %s", code, errs)
 	}
@@ -134,15 +135,16 @@ func checkValid(t *testing.T, path string) {
 }
 
 func TestSkillInstallErrors(t *testing.T) {
-	withSkillExecutable(t, filepath.Join(t.TempDir(), "missing-exe"))
+	t.Parallel() // its dependencies are its own (deps), not swapped globals
+	sd := skillDeps(filepath.Join(t.TempDir(), "missing-exe"))
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o644)
-	code, _, errs := run(t, "skill", "install", dir, "--no-cross")
+	code, _, errs := runWith(t, sd, "skill", "install", dir, "--no-cross")
 	wantError(t, code, errs, ExitCannotRun, "not empty", "--force")
-	code, _, errs = run(t, "skill", "install", filepath.Join(t.TempDir(), "s"), "--cross", "--no-cross")
+	code, _, errs = runWith(t, sd, "skill", "install", filepath.Join(t.TempDir(), "s"), "--cross", "--no-cross")
 	wantError(t, code, errs, ExitCannotRun, "either --cross or --no-cross")
-	code, _, errs = run(t, "skill", "install", filepath.Join(t.TempDir(), "s"), "--cross", "--source", t.TempDir())
+	code, _, errs = runWith(t, sd, "skill", "install", filepath.Join(t.TempDir(), "s"), "--cross", "--source", t.TempDir())
 	wantError(t, code, errs, ExitCannotRun, "cannot cross-compile", "not a checkout", "drop --cross")
-	code, _, errs = run(t, "skill")
+	code, _, errs = runWith(t, sd, "skill")
 	wantError(t, code, errs, ExitCannotRun, "skill install DIR")
 }

@@ -14,7 +14,7 @@ import (
 
 func init() { register("summary", newSummaryCmd) }
 
-func newSummaryCmd() *cobra.Command {
+func newSummaryCmd(*deps) *cobra.Command {
 	var sf scopeFlags
 	var opt summary.Options
 	var nameWidth int

@@ -16,7 +16,7 @@ import (
 const maxListed = 50
 
 func init() {
-	register("validate", func() *cobra.Command {
+	register("validate", func(*deps) *cobra.Command {
 		var requirePassed, quiet bool
 		var analyzeMD string
 		c := &cobra.Command{

@@ -57,7 +57,7 @@ func buildVersion(bi *debug.BuildInfo) string {
 }
 
 func init() {
-	register("version", func() *cobra.Command {
+	register("version", func(*deps) *cobra.Command {
 		return &cobra.Command{
 			Use:   "version",
 			Short: "Print trtperf's version",
