@@ -43,18 +43,18 @@ func RangeOf(vr *contract.VersionRange) trtexecflags.Range {
 // has reports whether the backend's trtexec takes a flag (with its value):
 // advice names only flags that exist in every TensorRT release the backend
 // may have been built with.
-func (c *ctx) has(flag string) bool {
+func (c *evaluation) has(flag string) bool {
 	ok, _ := trtexecflags.SupportedIn(flag, c.trt)
 	return ok
 }
 
 // stronglyTyped: TensorRT 11+ builds strongly typed networks; precision
 // flags are gone and precision comes from the model.
-func (c *ctx) stronglyTyped() bool { return !c.has("--fp16") }
+func (c *evaluation) stronglyTyped() bool { return !c.has("--fp16") }
 
 // ioFormat is an --inputIOFormats value for the backend's trtexec: "type:
 // layout" before TensorRT 11, the layout alone from 11.0.
-func (c *ctx) ioFormat(spec string) string {
+func (c *evaluation) ioFormat(spec string) string {
 	if c.has("--inputIOFormats=" + spec) {
 		return spec
 	}
@@ -106,7 +106,7 @@ func typableName(n string) bool {
 // named, at most five, as a --layerPrecisions value; "" when none can. The
 // quoted argument must be safe in every shell (trtexecflags.SafeEverywhere):
 // when it is not, names holding a character cmd.exe acts on are left out.
-func (c *ctx) addressable(recs []*contract.Record, prec string) string {
+func (c *evaluation) addressable(recs []*contract.Record, prec string) string {
 	for _, strict := range []bool{false, true} {
 		var specs []trtexecflags.LayerSetting
 		for _, r := range recs {
@@ -136,7 +136,7 @@ func layerPrecisionsArg(spec string) string {
 }
 
 // unaddressableWhy says why none of recs can be named in --layerPrecisions.
-func (c *ctx) unaddressableWhy(recs []*contract.Record) string {
+func (c *evaluation) unaddressableWhy(recs []*contract.Record) string {
 	if !c.has("--layerPrecisions=x:fp16") {
 		return "carry names TensorRT made while fusing, which no per-layer precision setting can address"
 	}
@@ -151,7 +151,7 @@ func (c *ctx) unaddressableWhy(recs []*contract.Record) string {
 // rebuildWith is "rebuild with FLAGS" when the backend's trtexec takes the
 // flags, else "rebuild" (TensorRT 11's strongly typed builds take no
 // precision flags).
-func (c *ctx) rebuildWith(flags string) string {
+func (c *evaluation) rebuildWith(flags string) string {
 	for _, f := range strings.Fields(flags) {
 		if !c.has(f) {
 			return "rebuild"
@@ -165,13 +165,13 @@ func (c *ctx) rebuildWith(flags string) string {
 // application's own IProfiler, so the engine was built through the TensorRT
 // API (ONNX parser script, Torch-TensorRT, ...), where trtexec's flags are
 // not the knob.
-func (c *ctx) builtByTrtexec() bool {
+func (c *evaluation) builtByTrtexec() bool {
 	return c.b.ProfileKind != "latency-dict"
 }
 
 // torchTensorRT: the layer names are Torch-TensorRT's ("[CONVOLUTION]-
 // [aten_ops.convolution.default]-[/scope/op]").
-func (c *ctx) torchTensorRT() bool {
+func (c *evaluation) torchTensorRT() bool {
 	for i := range min(len(c.b.Layers), 64) {
 		if strings.Contains(c.b.Layers[i].Name, "]-[aten_ops.") {
 			return true
@@ -184,7 +184,7 @@ func (c *ctx) torchTensorRT() bool {
 // ("fp16:hwc8"), in the words of the tool that built the engine: trtexec's
 // --inputIOFormats, or the TensorRT API's allowed formats of the network
 // input (with the trtexec flag for a rebuild from ONNX).
-func (c *ctx) inputFormat(spec string) string {
+func (c *evaluation) inputFormat(spec string) string {
 	flag := "--inputIOFormats=" + c.ioFormat(spec)
 	if c.builtByTrtexec() {
 		return flag
@@ -200,7 +200,7 @@ func (c *ctx) inputFormat(spec string) string {
 // inputFormatCaveat is a sentence to add when the engine's builder cannot
 // set the input format spec at all: Torch-TensorRT's Input sets only a
 // dtype and a linear or channels-last layout.
-func (c *ctx) inputFormatCaveat(spec string) string {
+func (c *evaluation) inputFormatCaveat(spec string) string {
 	_, layout, _ := strings.Cut(spec, ":")
 	if c.builtByTrtexec() || !c.torchTensorRT() || layout == "chw" || layout == "hwc" {
 		return ""

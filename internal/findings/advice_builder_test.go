@@ -24,11 +24,11 @@ func TestInputFormatAdviceFollowsTheBuilder(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := build("x", []L{{Name: c.layer, Type: "CaskConvolution", Tactic: tcF6, Ms: 1}})
 			b.ProfileKind = c.profileKind
-			ctx := newCtx(b)
-			if got := ctx.inputFormat(c.spec); !strings.Contains(got, c.want) {
+			evaluation := newEvaluation(b)
+			if got := evaluation.inputFormat(c.spec); !strings.Contains(got, c.want) {
 				t.Errorf("inputFormat(%q) = %q, want it to contain %q", c.spec, got, c.want)
 			}
-			got := ctx.inputFormatCaveat(c.spec)
+			got := evaluation.inputFormatCaveat(c.spec)
 			if (c.caveat == "") != (got == "") || !strings.Contains(got, c.caveat) {
 				t.Errorf("inputFormatCaveat(%q) = %q, want %q", c.spec, got, c.caveat)
 			}

@@ -30,7 +30,7 @@ func TestNarrowerWeightsFollowDeviceAndRelease(t *testing.T) {
 				v := c.trt
 				b.Build = &contract.Build{TensorRTVersion: &v}
 			}
-			got := newCtx(b).narrowerWeights()
+			got := newEvaluation(b).narrowerWeights()
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("%q lacks %q", got, w)
@@ -64,7 +64,7 @@ func TestPrologueIOFormatOnlyAtTheInput(t *testing.T) {
 		}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := evalInputPrologue(newCtx(build("x", c.layers)))
+			f := evalInputPrologue(newEvaluation(build("x", c.layers)))
 			if f == nil {
 				t.Fatal("no input_prologue finding")
 			}

@@ -139,7 +139,7 @@ func precisionIndex(p string) uint8 {
 func (k class) is(f classFlags) bool { return k.flags&f != 0 }
 func (k class) has(t tagBits) bool   { return k.tags&t != 0 }
 
-// classify answers the record-only questions (see ctx.class for those that
+// classify answers the record-only questions (see evaluation.class for those that
 // need the layer).
 func classify(r *contract.Record) class {
 	var k class
@@ -188,7 +188,7 @@ func classify(r *contract.Record) class {
 }
 
 // classifyIn adds the questions that need the record's layer.
-func (c *ctx) classifyIn(r *contract.Record) class {
+func (c *evaluation) classifyIn(r *contract.Record) class {
 	k := classify(r)
 	qdq := c.layer(r).Origin == "QDQ"
 	if qdq {
@@ -207,7 +207,7 @@ func (c *ctx) classifyIn(r *contract.Record) class {
 // class returns the class of a record with a layer: precomputed for the
 // record each layer maps to, computed for any other (several records of one
 // layer). Rules that walk the timed records read timedInfo.k instead.
-func (c *ctx) class(r *contract.Record) class {
+func (c *evaluation) class(r *contract.Record) class {
 	if i := c.recOf[r.Layer]; i >= 0 && &c.b.Records[i] == r {
 		return c.rinfo[i].k
 	}
@@ -216,10 +216,10 @@ func (c *ctx) class(r *contract.Record) class {
 
 // Predicates, as the rules read them.
 
-func (c *ctx) isMatmulLayer(r *contract.Record) bool { return c.class(r).is(fMatmul) }
-func (c *ctx) hasTag(r *contract.Record, t tagBits) bool {
+func (c *evaluation) isMatmulLayer(r *contract.Record) bool { return c.class(r).is(fMatmul) }
+func (c *evaluation) hasTag(r *contract.Record, t tagBits) bool {
 	return c.class(r).has(t)
 }
 
 // isGemmish: a GEMM that is no reformat; false for nil (no record).
-func (c *ctx) isGemmish(r *contract.Record) bool { return r != nil && c.class(r).is(fGemmish) }
+func (c *evaluation) isGemmish(r *contract.Record) bool { return r != nil && c.class(r).is(fGemmish) }

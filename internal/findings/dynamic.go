@@ -10,7 +10,7 @@ import (
 // shapeKinds are the tags of shape-computation layers, in report order.
 var shapeKinds = []string{"shape", "cast", "slice", "concat", "gather"}
 
-func evalDynamicShape(c *ctx) *contract.Finding {
+func evalDynamicShape(c *evaluation) *contract.Finding {
 	recs := c.selectTimed(flagged(fShape))
 	if len(recs) == 0 || c.pct(sumMs(recs)) < 1 {
 		return nil

@@ -9,7 +9,7 @@ import (
 
 // isPointwiseAlone: a timed pointwise/activation kernel (by raw type; a
 // Myelin kgen kernel that is no GEMM or attention counts too).
-func (c *ctx) isPointwiseAlone(r *contract.Record, t *timedInfo) bool {
+func (c *evaluation) isPointwiseAlone(r *contract.Record, t *timedInfo) bool {
 	if t.k.is(fMatmul) || t.k.is(fKgenMHA) || t.k.is(fReformat) {
 		return false
 	}
@@ -27,7 +27,7 @@ func (c *ctx) isPointwiseAlone(r *contract.Record, t *timedInfo) bool {
 // path leads here (for a residual Add: either input); it returns the
 // producer and the pass-through layers between them (what blocks the
 // fusion), or -1.
-func (c *ctx) epilogueProducer(layer int) (int, []int) {
+func (c *evaluation) epilogueProducer(layer int) (int, []int) {
 	for _, start := range c.preds(layer) {
 		if p, between := c.producerPath(int(start)); p >= 0 {
 			return p, between
@@ -36,7 +36,7 @@ func (c *ctx) epilogueProducer(layer int) (int, []int) {
 	return -1, nil
 }
 
-func (c *ctx) producerPath(p int) (int, []int) {
+func (c *evaluation) producerPath(p int) (int, []int) {
 	var between []int
 	for hop := 0; hop < 4; hop++ {
 		if len(c.succs(p)) != 1 {
@@ -60,7 +60,7 @@ func (c *ctx) producerPath(p int) (int, []int) {
 	return -1, nil
 }
 
-func evalUnfusedEpilogue(c *ctx) *contract.Finding {
+func evalUnfusedEpilogue(c *evaluation) *contract.Finding {
 	blockers := map[string]int{}
 	var blockerOrder []string
 	var recs []*contract.Record

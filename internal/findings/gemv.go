@@ -21,7 +21,7 @@ type gemvFacts struct {
 
 // gemvOf returns a matmul layer's rows and weight bytes, ok false when they
 // cannot be read from the dump.
-func (c *ctx) gemvOf(layer int) (gemvFacts, bool) {
+func (c *evaluation) gemvOf(layer int) (gemvFacts, bool) {
 	l := &c.b.Layers[layer]
 	if len(l.Outputs) == 0 {
 		return gemvFacts{}, false
@@ -116,7 +116,7 @@ func dataTypeWord(t string) string {
 	return ""
 }
 
-func evalGEMVBandwidth(c *ctx) *contract.Finding {
+func evalGEMVBandwidth(c *evaluation) *contract.Finding {
 	peak := deviceBandwidthGBs(c.b)
 	type hit struct {
 		r   *contract.Record
@@ -188,7 +188,7 @@ func evalGEMVBandwidth(c *ctx) *contract.Finding {
 // Q/DQ) everywhere; FP8 only on GPUs with FP8 tensor cores (compute
 // capability 8.9+); INT4 weight-only (W4A16) only from TensorRT 10.
 // Unknown facts keep an option with its condition said.
-func (c *ctx) narrowerWeights() string {
+func (c *evaluation) narrowerWeights() string {
 	opts := []string{"INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization, or calibration with --int8)"}
 	if !c.has("--int8") {
 		opts[0] = "INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization)"
@@ -210,7 +210,7 @@ func (c *ctx) narrowerWeights() string {
 
 // computeCapability is the device's compute capability as 86 for "8.6";
 // 0 when the device is unknown.
-func (c *ctx) computeCapability() int {
+func (c *evaluation) computeCapability() int {
 	d := c.b.Device
 	if d == nil || d.ComputeCapability == nil {
 		return 0
@@ -224,7 +224,7 @@ func (c *ctx) computeCapability() int {
 
 // batchShapes is " (--shapes=in:8x3x224x224)" for the backend's inputs at
 // batch n, when every input's dimensions are known; else "".
-func (c *ctx) batchShapes(n int64) string {
+func (c *evaluation) batchShapes(n int64) string {
 	var parts []string
 	for _, in := range c.b.Model.InputShapes {
 		if len(in.Dimensions) == 0 || strings.ContainsAny(in.Name, ",:' ") {

@@ -9,7 +9,7 @@ import (
 // evalInt8GemmFP16: an INT8 build without Q/DQ (INT8 layers elsewhere, or
 // the build's own flags say so) whose GEMMs run in FP16 inside Myelin
 // regions: implicit quantization does not reach them.
-func evalInt8GemmFP16(c *ctx) *contract.Finding {
+func evalInt8GemmFP16(c *evaluation) *contract.Finding {
 	int8, why := c.int8Intent()
 	if !int8 {
 		return nil

@@ -10,7 +10,7 @@ import (
 // a measured enqueue time close to or above the GPU compute time. Many
 // small kernels alone are not a cause when enqueue is far below GPU time
 // (then the GPU, not the CPU, sets the pace).
-func evalLaunchBound(c *ctx) *contract.Finding {
+func evalLaunchBound(c *evaluation) *contract.Finding {
 	m := c.meas
 	if m.enqueueMedian <= 0 || m.gpuMedian <= 0 || m.enqueueMedian < limits.launchEnqueueRatio*m.gpuMedian {
 		return nil

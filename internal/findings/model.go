@@ -25,10 +25,10 @@ type Model struct {
 }
 
 // modelChange is the change a rule proposes for one owned layer.
-type modelChange func(c *ctx, l int, ml *costmodel.Layer) costmodel.Change
+type modelChange func(c *evaluation, l int, ml *costmodel.Layer) costmodel.Change
 
 func always(ch costmodel.Change) modelChange {
-	return func(*ctx, int, *costmodel.Layer) costmodel.Change { return ch }
+	return func(*evaluation, int, *costmodel.Layer) costmodel.Change { return ch }
 }
 
 // deviceRules are the rules whose gain depends on the device: the model
@@ -38,7 +38,7 @@ var deviceRules = map[string]modelChange{
 	"no_tensor_core":       always(costmodel.OnTensorCores),
 	"int8_gemm_fp16":       always(costmodel.ToINT8),
 	"bandwidth_bound_gemv": always(costmodel.INT8Weights),
-	"precision_fallback": func(c *ctx, _ int, _ *costmodel.Layer) costmodel.Change {
+	"precision_fallback": func(c *evaluation, _ int, _ *costmodel.Layer) costmodel.Change {
 		if c.target == layerfacts.INT8 || c.target == layerfacts.FP8 {
 			return costmodel.ToINT8
 		}
@@ -59,7 +59,7 @@ var structureRules = map[string]modelChange{
 	"norm_unfused":      always(costmodel.Fused),
 	// A fused attention kernel keeps the matrix products' arithmetic and
 	// drops the passes between them (softmax, scale, mask, reformats).
-	"attention_unfused": func(_ *ctx, _ int, ml *costmodel.Layer) costmodel.Change {
+	"attention_unfused": func(_ *evaluation, _ int, ml *costmodel.Layer) costmodel.Change {
 		if ml.Op == costmodel.OpMatmul {
 			return costmodel.AsIs
 		}
@@ -68,7 +68,7 @@ var structureRules = map[string]modelChange{
 	// Q/DQ placement: standalone Q/DQ and reformats go, CUDA-core INT8
 	// convolutions move to tensor cores, INT8 convolutions write INT8,
 	// float neighbours run INT8.
-	"qdq_placement": func(_ *ctx, _ int, ml *costmodel.Layer) costmodel.Change {
+	"qdq_placement": func(_ *evaluation, _ int, ml *costmodel.Layer) costmodel.Change {
 		switch {
 		case ml.Quantize:
 			return costmodel.Removed
@@ -104,7 +104,7 @@ var removalBand = map[string]string{
 // the profile's clock, × the profile scale; the range is ± the model's
 // corpus error. Nothing happens without a model, for a rule the model has
 // no change for, or for a sibling-measured price.
-func (c *ctx) modelPrice(id string, f *contract.Finding) {
+func (c *evaluation) modelPrice(id string, f *contract.Finding) {
 	m := c.model
 	if m == nil || f == nil || len(f.Layers) == 0 || f.PriceBasis == "sibling_measured" {
 		return

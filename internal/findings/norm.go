@@ -10,7 +10,7 @@ import (
 // evalDecomposedNorm: an InstanceNormalization plugin standing for a
 // GroupNorm (or LayerNorm), with the Scale, casts, reshapes and reformats
 // around it that one normalization kernel would not need.
-func evalDecomposedNorm(c *ctx) *contract.Finding {
+func evalDecomposedNorm(c *evaluation) *contract.Finding {
 	var seeds []int
 	for i := range c.b.Layers {
 		l := &c.b.Layers[i]

@@ -11,7 +11,7 @@ import (
 // evalOverview describes where the time goes, unscored: the largest
 // layers, the dominant layer type, Myelin regions, tiny kernels and the
 // profiling overhead. None of it is a cause a user can change.
-func evalOverview(c *ctx) []contract.OverviewItem {
+func evalOverview(c *evaluation) []contract.OverviewItem {
 	out := []contract.OverviewItem{}
 	all := c.timed
 	if len(all) == 0 {

@@ -16,7 +16,7 @@ type partKey struct {
 	s    string
 }
 
-func (c *ctx) partKeyOf(layer int, subgraphs bool) partKey {
+func (c *evaluation) partKeyOf(layer int, subgraphs bool) partKey {
 	l := &c.b.Layers[layer]
 	if subgraphs {
 		return partKey{kind: 1, s: l.Subgraph}
@@ -32,7 +32,7 @@ func (c *ctx) partKeyOf(layer int, subgraphs bool) partKey {
 
 // partitionIDs numbers every layer's partition (0: none) and counts the
 // distinct partitions.
-func (c *ctx) partitionIDs(subgraphs bool) (ids []int32, count int) {
+func (c *evaluation) partitionIDs(subgraphs bool) (ids []int32, count int) {
 	ids = make([]int32, len(c.b.Layers))
 	seen := map[partKey]int32{}
 	var last partKey
@@ -55,7 +55,7 @@ func (c *ctx) partitionIDs(subgraphs bool) (ids []int32, count int) {
 	return ids, len(seen)
 }
 
-func evalPartitionGlue(c *ctx) *contract.Finding {
+func evalPartitionGlue(c *evaluation) *contract.Finding {
 	useSub := false
 	for i := range c.b.Layers {
 		if c.b.Layers[i].Subgraph != c.b.Layers[0].Subgraph {

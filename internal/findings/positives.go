@@ -9,7 +9,7 @@ import (
 // positiveRule is one row of the positives table.
 type positiveRule struct {
 	ID   string
-	Eval func(*ctx) *contract.Positive
+	Eval func(*evaluation) *contract.Positive
 }
 
 var positiveRules = []positiveRule{
@@ -21,7 +21,7 @@ var positiveRules = []positiveRule{
 	{"zero_time_layers", posZeroTime},
 }
 
-func evalPositives(c *ctx) []contract.Positive {
+func evalPositives(c *evaluation) []contract.Positive {
 	out := []contract.Positive{}
 	for _, p := range positiveRules {
 		if v := p.Eval(c); v != nil {
@@ -32,7 +32,7 @@ func evalPositives(c *ctx) []contract.Positive {
 	return out
 }
 
-func posTensorCores(c *ctx) *contract.Positive {
+func posTensorCores(c *evaluation) *contract.Positive {
 	mm := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
 		return t.k.is(fMatmul) && t.k.is(fTactic) && !t.k.is(fTacticMyelin)
 	})
@@ -53,7 +53,7 @@ func posTensorCores(c *ctx) *contract.Positive {
 	}
 }
 
-func posNoFallback(c *ctx) *contract.Positive {
+func posNoFallback(c *evaluation) *contract.Positive {
 	if precisionRank(c.target) == 0 || c.target == "FP32" || len(c.fallbackRecs()) > 0 {
 		return nil
 	}
@@ -65,7 +65,7 @@ func posNoFallback(c *ctx) *contract.Positive {
 	}
 }
 
-func posLowReformat(c *ctx) *contract.Positive {
+func posLowReformat(c *evaluation) *contract.Positive {
 	recs := c.selectTimed(flagged(fReformat))
 	if c.pct(sumMs(recs)) >= limits.reformatMinPct {
 		return nil
@@ -77,7 +77,7 @@ func posLowReformat(c *ctx) *contract.Positive {
 	}
 }
 
-func posFusedAttention(c *ctx) *contract.Positive {
+func posFusedAttention(c *evaluation) *contract.Positive {
 	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
 		k := t.k
 		return k.is(fKgenMHA) || (k.has(tgAttention) && (k.has(tgPlugin) || k.is(fMyelinRaw)) && k.has(tgSoftmax|tgGemm))
@@ -92,7 +92,7 @@ func posFusedAttention(c *ctx) *contract.Positive {
 	}
 }
 
-func posFusion(c *ctx) *contract.Positive {
+func posFusion(c *evaluation) *contract.Positive {
 	ops, layers := 0, 0
 	for i := range c.b.Records {
 		if r := &c.b.Records[i]; r.Layer >= 0 && r.FusedOps > 0 {
@@ -110,7 +110,7 @@ func posFusion(c *ctx) *contract.Positive {
 	}
 }
 
-func posZeroTime(c *ctx) *contract.Positive {
+func posZeroTime(c *evaluation) *contract.Positive {
 	zero, noop := 0, 0
 	for i := range c.b.Records {
 		r := &c.b.Records[i]

@@ -28,7 +28,7 @@ func precisionRank(p string) int {
 
 // dominantPrecision is the precision carrying the most conv/GEMM time (all
 // compute time when there is no conv/GEMM), with its share of that time.
-func dominantPrecision(c *ctx) (string, float64) {
+func dominantPrecision(c *evaluation) (string, float64) {
 	// Time per precision, indexed like rankedPrecisions (in name order).
 	var byPrec [len(rankedPrecisions)]float64
 	total := 0.0
@@ -57,7 +57,7 @@ func dominantPrecision(c *ctx) (string, float64) {
 	return best, bestMs / total
 }
 
-// Where a target precision comes from (ctx.targetFrom). Every source is a
+// Where a target precision comes from (evaluation.targetFrom). Every source is a
 // fact of the engine or of its build; a backend's label or folder name says
 // what someone called the files, never what the engine computes in.
 const (
@@ -98,7 +98,7 @@ func buildPrecision(b *contract.Backend) (string, string) {
 }
 
 // int8Layers counts the timed compute layers that run in INT8.
-func (c *ctx) int8Layers() int {
+func (c *evaluation) int8Layers() int {
 	n := 0
 	for j := range c.tinfo {
 		if k := c.tinfo[j].k; k.is(fCompute) && k.prec != 0 && rankedPrecisions[k.prec] == "INT8" {
@@ -111,7 +111,7 @@ func (c *ctx) int8Layers() int {
 // targetPrecision is the narrowest precision the engine's facts say it was
 // built for: explicit Q/DQ or INT8 compute layers (INT8), the flags of the
 // run that built it, or else what most conv/GEMM time runs in.
-func targetPrecision(c *ctx) (string, string) {
+func targetPrecision(c *evaluation) (string, string) {
 	dp, _ := dominantPrecision(c)
 	if dp == "TF32" {
 		dp = "FP32" // TF32 is how FP32 engines run on Ampere+, not a target
@@ -134,7 +134,7 @@ func targetPrecision(c *ctx) (string, string) {
 // int8Intent says whether the engine was built for INT8 without explicit
 // Q/DQ (implicit quantization: calibration or set dynamic ranges), and the
 // fact that says so.
-func (c *ctx) int8Intent() (bool, string) {
+func (c *evaluation) int8Intent() (bool, string) {
 	if c.explicitQDQ() {
 		return false, ""
 	}
@@ -149,9 +149,9 @@ func (c *ctx) int8Intent() (bool, string) {
 
 // certain: the target comes from an engine or build fact, not from the
 // majority of the time.
-func (c *ctx) certain() bool { return c.targetFrom != fromDominant }
+func (c *evaluation) certain() bool { return c.targetFrom != fromDominant }
 
-func (c *ctx) targetEvidence() string {
+func (c *evaluation) targetEvidence() string {
 	switch c.targetFrom {
 	case fromQDQ:
 		return fmt.Sprintf("target precision %s, from the explicit Q/DQ layers in the engine", c.target)
@@ -168,7 +168,7 @@ func (c *ctx) targetEvidence() string {
 // evalPrecisionFallback: compute layers wider than the engine's target.
 // FP32 layers TensorRT keeps for accuracy (a final Softmax, small) are
 // information, not a finding.
-func evalPrecisionFallback(c *ctx) *contract.Finding {
+func evalPrecisionFallback(c *evaluation) *contract.Finding {
 	tr := precisionRank(c.target)
 	if tr == 0 || c.target == "FP32" {
 		return nil
@@ -232,14 +232,14 @@ func evalPrecisionFallback(c *ctx) *contract.Finding {
 
 // expectedWide: a layer TensorRT keeps in FP32 on purpose: a softmax or
 // normalization statistic that takes under expectedFP32Pct of the time.
-func (c *ctx) expectedWide(r *contract.Record) bool {
+func (c *evaluation) expectedWide(r *contract.Record) bool {
 	k := c.class(r)
 	return (k.has(tgSoftmax) || k.has(tgNorm)) && c.pct(r.AvgMs) < limits.expectedFP32Pct
 }
 
 // fallbackRecs are the timed compute layers wider than the target, once
-// per ctx (the rule and the no_precision_fallback positive both ask).
-func (c *ctx) fallbackRecs() []*contract.Record {
+// per evaluation (the rule and the no_precision_fallback positive both ask).
+func (c *evaluation) fallbackRecs() []*contract.Record {
 	if !c.fallbackD {
 		tr := precisionRank(c.target)
 		c.fallback = c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {

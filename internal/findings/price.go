@@ -88,14 +88,14 @@ func sampleCount(b *contract.Backend, m measured) int64 {
 // price fills a finding's recoverable time from the time of the layers it
 // owns (ms, on the profile's clock) and a factor band: owned × scale ×
 // factor, where scale maps the profile's clock onto the reference.
-func (c *ctx) price(f *contract.Finding, ownedMs float64, b band, how string) {
+func (c *evaluation) price(f *contract.Finding, ownedMs float64, b band, how string) {
 	c.priceMs(f, ownedMs*c.scale*b.low, ownedMs*c.scale*b.est, ownedMs*c.scale*b.high,
 		fmt.Sprintf("%s: owned layer time %.4f ms × profile scale %.3f × %.2f (range %.2f–%.2f)", how, ownedMs, c.scale, b.est, b.low, b.high))
 	f.PriceBasis = "estimate"
 }
 
 // priceMs sets absolute recoverable times (already on the reference clock).
-func (c *ctx) priceMs(f *contract.Finding, low, est, high float64, how string) {
+func (c *evaluation) priceMs(f *contract.Finding, low, est, high float64, how string) {
 	ref := c.ref
 	clamp := func(x float64) float64 { return round(max(0, min(x, ref)), 6) }
 	f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = clamp(low), clamp(est), clamp(high)
@@ -113,7 +113,7 @@ func (c *ctx) priceMs(f *contract.Finding, low, est, high float64, how string) {
 }
 
 // rescore derives recoverable_share and score from recoverable_ms.
-func (c *ctx) rescore(f *contract.Finding) {
+func (c *evaluation) rescore(f *contract.Finding) {
 	share := 0.0
 	if c.ref > 0 {
 		share = f.RecoverableMs / c.ref * 100

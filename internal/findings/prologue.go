@@ -11,7 +11,7 @@ import (
 // or through other such layers) up to the first compute layer, and explicit
 // Padding layers in front of a convolution or pooling, which the conv/pool
 // could do through its own padding.
-func evalInputPrologue(c *ctx) *contract.Finding {
+func evalInputPrologue(c *evaluation) *contract.Finding {
 	n := len(c.b.Layers)
 	inPrologue := make([]bool, n)
 	// Walk in topological order when known, else layer order.
@@ -135,7 +135,7 @@ func evalInputPrologue(c *ctx) *contract.Finding {
 }
 
 // padLike: a Slice that grows its input (TensorRT runs some Pad ops as Slice).
-func padLike(c *ctx, r *contract.Record) bool {
+func padLike(c *evaluation, r *contract.Record) bool {
 	l := c.layer(r)
 	if len(l.Inputs) == 0 || len(l.Outputs) == 0 {
 		return false
@@ -160,7 +160,7 @@ func padLike(c *ctx, r *contract.Record) bool {
 // reformat into a vectorized layout no I/O format offers (a first-layer
 // kernel's "channel % 4" layout) is the engine's own business: nothing to
 // feed, nothing to fix.
-func (c *ctx) feedable(r *contract.Record) bool {
+func (c *evaluation) feedable(r *contract.Record) bool {
 	if !c.class(r).is(fReformat) || conversion(r) != "layout-only" {
 		return true
 	}
@@ -172,7 +172,7 @@ func (c *ctx) feedable(r *contract.Record) bool {
 // first type/layout conversion of the prologue produces, e.g. "fp16:hwc8",
 // exact; when its layout has no I/O format, the type with a linear layout,
 // not exact.
-func (c *ctx) inputFormatSpec(recs []*contract.Record) (spec string, exact bool) {
+func (c *evaluation) inputFormatSpec(recs []*contract.Record) (spec string, exact bool) {
 	best, bestExact, bestPos := "", false, -1
 	pos := make(map[int]int, len(c.b.Graph.TopoOrder))
 	for i, l := range c.b.Graph.TopoOrder {

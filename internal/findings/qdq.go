@@ -12,7 +12,7 @@ import (
 // quantized) network: some layer has Origin QDQ or fused QuantizeLinear ops.
 // In such engines precision flags must not be used to move layers
 // (TensorRT's docs): the fix is in the model.
-func (c *ctx) explicitQDQ() bool {
+func (c *evaluation) explicitQDQ() bool {
 	for i := range c.rinfo {
 		if c.rinfo[i].k.is(fQDQOrigin) || c.rinfo[i].k.has(tgQuantize) && c.rinfo[i].k.is(fMatmul) {
 			return true
@@ -23,9 +23,9 @@ func (c *ctx) explicitQDQ() bool {
 
 // graphInputFed reports whether a layer reads only graph inputs (no
 // producer layer).
-func (c *ctx) graphInputFed(layer int) bool { return len(c.preds(layer)) == 0 }
+func (c *evaluation) graphInputFed(layer int) bool { return len(c.preds(layer)) == 0 }
 
-func evalInputQuantize(c *ctx) *contract.Finding {
+func evalInputQuantize(c *evaluation) *contract.Finding {
 	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
 		return t.k.is(fStandaloneQDQ) && c.graphInputFed(r.Layer) && strings.Contains(strings.ToUpper(conversion(r)), "INT8")
 	})
@@ -42,7 +42,7 @@ func evalInputQuantize(c *ctx) *contract.Finding {
 	return f
 }
 
-func evalQDQPlacement(c *ctx) *contract.Finding {
+func evalQDQPlacement(c *evaluation) *contract.Finding {
 	if !c.explicitQDQ() {
 		return nil
 	}
@@ -177,7 +177,7 @@ func evalQDQPlacement(c *ctx) *contract.Finding {
 // standalone Q/DQ, and the convolutions with a fused residual Add that a
 // standalone Q/DQ feeds on their residual (second) input, named. A
 // convolution with a fused Add that only produces for a Q/DQ is not one.
-func qdqPlaces(c *ctx, qdq, floats []*contract.Record) (string, []string) {
+func qdqPlaces(c *evaluation, qdq, floats []*contract.Record) (string, []string) {
 	var adds, pools []string
 	seen := map[int]bool{}  // layers looked at as float neighbours
 	named := map[int]bool{} // convolutions named for their fused residual Add
@@ -245,7 +245,7 @@ func qdqPlaces(c *ctx, qdq, floats []*contract.Record) (string, []string) {
 
 // feedsResidualInput: an output of layer from is an input of layer to
 // other than its first (a fused convolution's residual input).
-func (c *ctx) feedsResidualInput(from, to int) bool {
+func (c *evaluation) feedsResidualInput(from, to int) bool {
 	ins := c.b.Layers[to].Inputs
 	for _, o := range c.b.Layers[from].Outputs {
 		for i := 1; i < len(ins); i++ {

@@ -28,7 +28,7 @@ func firstKnown(ts []string) string {
 	return ""
 }
 
-func evalReformat(c *ctx) *contract.Finding {
+func evalReformat(c *evaluation) *contract.Finding {
 	recs := c.selectTimed(func(_ *contract.Record, t *timedInfo) bool {
 		k := t.k
 		return k.is(fReformat) || (k.has(tgCopy) && !k.is(fNoOp))
@@ -101,7 +101,7 @@ func evalReformat(c *ctx) *contract.Finding {
 // prologue leaves them: nothing the caller can feed removes them). When they
 // are all the finding owns, the advice is the model-side experiment, with
 // low confidence: it is the kernel's choice, not a format disagreement.
-func (c *ctx) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
+func (c *evaluation) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
 	var first []*contract.Record
 	for _, r := range recs {
 		if len(c.preds(r.Layer)) == 0 && conversion(r) == "layout-only" && !c.feedable(r) {
@@ -133,7 +133,7 @@ func (c *ctx) firstLayerLayout(f *contract.Finding, recs []*contract.Record) {
 }
 
 // neighbourNames names up to two neighbour layers.
-func (c *ctx) neighbourNames(ls []int32, none string) string {
+func (c *evaluation) neighbourNames(ls []int32, none string) string {
 	if len(ls) == 0 {
 		return none
 	}

@@ -19,7 +19,7 @@ type rule struct {
 	Meaning   string // what the finding says, for `trtperf explain` and SKILL.md
 	Price     string // how recoverable_ms is estimated
 	Refuted   string // evidence that would show the finding wrong
-	Eval      func(*ctx) *contract.Finding
+	Eval      func(*evaluation) *contract.Finding
 	NextCheck string
 }
 
@@ -145,7 +145,7 @@ func Evaluate(b *contract.Backend) (issues []contract.Finding, positives []contr
 // EvaluateWith is Evaluate with a cost model (nil: none): the findings it
 // has a change for are priced by it (price_basis model; see model.go).
 func EvaluateWith(b *contract.Backend, m *Model) (issues []contract.Finding, positives []contract.Positive, diag *contract.Diagnosis, overview []contract.OverviewItem) {
-	c := newCtx(b)
+	c := newEvaluation(b)
 	c.model = m
 	issues = []contract.Finding{}
 	if c.total <= 0 {
@@ -233,7 +233,7 @@ func rank(issues []contract.Finding) {
 }
 
 // diagnosis sums the prices on the reference.
-func (c *ctx) diagnosis(issues []contract.Finding) *contract.Diagnosis {
+func (c *evaluation) diagnosis(issues []contract.Finding) *contract.Diagnosis {
 	d := &contract.Diagnosis{ReferenceMs: round(c.ref, 6), ReferenceSource: c.refSource, LayerSumMs: round(c.total, 6), ProfileScale: round(c.scale, 6)}
 	sum := 0.0
 	for i := range issues {

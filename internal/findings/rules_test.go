@@ -310,7 +310,7 @@ func TestLaunchBound(t *testing.T) {
 		fires        bool
 	}{{0.9, 1.0, true}, {1.5, 1.0, true}, {0.005, 0.86, false}, {0, 1.0, false}} {
 		b := build("fp16", append(filler(30, 0.004), conv("Big", 0.1)))
-		c := newCtx(b)
+		c := newEvaluation(b)
 		c.meas = measured{gpuMedian: tc.gpu, enqueueMedian: tc.enqueue, source: "test"}
 		if f := evalLaunchBound(c); (f != nil) != tc.fires {
 			t.Errorf("enqueue %v, GPU %v: fired %v, want %v", tc.enqueue, tc.gpu, f != nil, tc.fires)

@@ -28,7 +28,7 @@ type convFacts struct {
 }
 
 // convParams decodes a layer's convolution parameters once.
-func (c *ctx) convParams(layer int) convFacts {
+func (c *evaluation) convParams(layer int) convFacts {
 	if c.conv == nil {
 		c.conv = make([]convFacts, len(c.b.Layers))
 	}
@@ -65,7 +65,7 @@ func decodeConvParams(raw []byte) convFacts {
 }
 
 // isDepthwise: grouped convolutions run on CUDA cores by design.
-func (c *ctx) isDepthwise(t *timedInfo) bool {
+func (c *evaluation) isDepthwise(t *timedInfo) bool {
 	if t.k.is(fDepthwiseRaw) {
 		return true
 	}
@@ -75,7 +75,7 @@ func (c *ctx) isDepthwise(t *timedInfo) bool {
 
 // depthwise returns isDepthwise of the timed records js, reading their
 // layers in layer order.
-func (c *ctx) depthwise(js []int32) []bool {
+func (c *evaluation) depthwise(js []int32) []bool {
 	dw := make([]bool, len(js))
 	for _, p := range c.inLayerOrder(js) {
 		dw[p] = c.isDepthwise(&c.tinfo[js[p]])
@@ -83,7 +83,7 @@ func (c *ctx) depthwise(js []int32) []bool {
 	return dw
 }
 
-func evalNoTensorCore(c *ctx) *contract.Finding {
+func evalNoTensorCore(c *evaluation) *contract.Finding {
 	if precisionRank(c.target) == 0 || precisionRank(c.target) >= 4 {
 		return nil // FP32/TF32 engines: see fp32_engine
 	}
@@ -148,7 +148,7 @@ func evalNoTensorCore(c *ctx) *contract.Finding {
 // evalFP32Engine: an engine built in FP32. Its price is the measured
 // difference to a reduced-precision sibling when one exists (sibling.go
 // replaces the estimate); else the tensor-core headroom estimate.
-func evalFP32Engine(c *ctx) *contract.Finding {
+func evalFP32Engine(c *evaluation) *contract.Finding {
 	if c.target != "FP32" && c.target != "TF32" {
 		return nil
 	}
@@ -206,7 +206,7 @@ func evalFP32Engine(c *ctx) *contract.Finding {
 // ampereOrNewer: the device is known to have TF32 tensor cores (compute
 // capability 8.0 or newer), from the device facts or from an sm80+ tactic
 // name among recs.
-func (c *ctx) ampereOrNewer(recs []*contract.Record) bool {
+func (c *evaluation) ampereOrNewer(recs []*contract.Record) bool {
 	if cc := c.computeCapability(); cc > 0 {
 		return cc >= 80
 	}
@@ -248,7 +248,7 @@ func alignment(p string) int64 {
 // channels returns a conv/GEMM layer's input and output channels: C of the
 // first input and OutMaps for convolutions; K (last input dim) and N (last
 // output dim) for GEMMs. 0 when unknown.
-func (c *ctx) channels(layer int) (in, out int64) {
+func (c *evaluation) channels(layer int) (in, out int64) {
 	l := &c.b.Layers[layer]
 	p := c.convParams(layer)
 	if p.hasOut {
@@ -267,7 +267,7 @@ func (c *ctx) channels(layer int) (in, out int64) {
 	return 0, 0
 }
 
-func evalChannelAlignment(c *ctx) *contract.Finding {
+func evalChannelAlignment(c *evaluation) *contract.Finding {
 	type bad struct {
 		r       *contract.Record
 		in, out int64
@@ -351,7 +351,7 @@ func padWaste(in, out, align int64) float64 {
 // tf32Answer says why an FP32 build on a TF32-capable GPU runs no TF32
 // kernel, from the build's own facts when a --verbose build log or the
 // command answers it.
-func (c *ctx) tf32Answer() string {
+func (c *evaluation) tf32Answer() string {
 	b := c.b.Build
 	switch {
 	case b == nil || b.TF32Timed == nil:

@@ -9,7 +9,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 )
 
-func evalAttentionUnfused(c *ctx) *contract.Finding {
+func evalAttentionUnfused(c *evaluation) *contract.Finding {
 	var soft []*contract.Record
 	for j, r := range c.timed {
 		k, layer := c.tinfo[j].k, int(c.tinfo[j].layer)
@@ -45,7 +45,7 @@ func evalAttentionUnfused(c *ctx) *contract.Finding {
 	return f
 }
 
-func (c *ctx) anyNeighbour(ns []int32, f func(*contract.Record) bool) bool {
+func (c *evaluation) anyNeighbour(ns []int32, f func(*contract.Record) bool) bool {
 	for _, n := range ns {
 		if f(c.record(int(n))) {
 			return true
@@ -116,7 +116,7 @@ func splitPath(name string) []string {
 	return strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '.' || r == ' ' })
 }
 
-func evalQKVUnfused(c *ctx) *contract.Finding {
+func evalQKVUnfused(c *evaluation) *contract.Finding {
 	type block struct {
 		roles uint8 // bit per role: q, k, v
 		recs  []*contract.Record
@@ -183,7 +183,7 @@ func evalQKVUnfused(c *ctx) *contract.Finding {
 
 // decomposedGroups groups separable layers by the module path before the
 // segment that match accepts, keeping modules split into ≥2 timed layers.
-func (c *ctx) decomposedGroups(tag tagBits, match func(seg string) bool) ([]*contract.Record, int) {
+func (c *evaluation) decomposedGroups(tag tagBits, match func(seg string) bool) ([]*contract.Record, int) {
 	groups := map[string][]*contract.Record{}
 	for j, r := range c.timed {
 		if k := c.tinfo[j].k; !k.is(fSeparable) || !k.has(tag) {
@@ -210,7 +210,7 @@ func (c *ctx) decomposedGroups(tag tagBits, match func(seg string) bool) ([]*con
 	return recs, n
 }
 
-func evalNormUnfused(c *ctx) *contract.Finding {
+func evalNormUnfused(c *evaluation) *contract.Finding {
 	recs, n := c.decomposedGroups(tgNorm, func(s string) bool { return strings.Contains(s, "norm") || s == "ln" || strings.HasPrefix(s, "ln_") })
 	if n == 0 {
 		return nil
@@ -223,7 +223,7 @@ func evalNormUnfused(c *ctx) *contract.Finding {
 	return f
 }
 
-func evalGeluUnfused(c *ctx) *contract.Finding {
+func evalGeluUnfused(c *evaluation) *contract.Finding {
 	recs, n := c.decomposedGroups(tgActivation, func(s string) bool {
 		return strings.Contains(s, "gelu") || s == "act" || s == "erf" || strings.HasPrefix(s, "erf_")
 	})
@@ -238,7 +238,7 @@ func evalGeluUnfused(c *ctx) *contract.Finding {
 	return f
 }
 
-func evalResidualUnfused(c *ctx) *contract.Finding {
+func evalResidualUnfused(c *evaluation) *contract.Finding {
 	recs := c.selectTimed(func(r *contract.Record, t *timedInfo) bool {
 		if !t.k.is(fElementWise) || t.k.is(fMatmul) {
 			return false

@@ -11,8 +11,9 @@ import (
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
-// ctx is what every rule reads: the backend plus indexes built once.
-type ctx struct {
+// evaluation is one backend being diagnosed: what every rule reads (the
+// backend plus indexes built once) and which layers findings already own.
+type evaluation struct {
 	b     *contract.Backend
 	total float64 // sum of avg_ms over all records: the time budget
 	// timed are the records with time (avg_ms > 0) matched to a layer,
@@ -60,8 +61,8 @@ type ctx struct {
 	fallbackD bool // fallback is computed
 }
 
-func newCtx(b *contract.Backend) *ctx {
-	c := &ctx{b: b, recOf: make([]int32, len(b.Layers)), rinfo: make([]recInfo, len(b.Records))}
+func newEvaluation(b *contract.Backend) *evaluation {
+	c := &evaluation{b: b, recOf: make([]int32, len(b.Layers)), rinfo: make([]recInfo, len(b.Records))}
 	for i := range c.recOf {
 		c.recOf[i] = -1
 	}
@@ -125,7 +126,7 @@ func byTime(a, b *contract.Record) int {
 	return cmp.Compare(a.Layer, b.Layer)
 }
 
-func (c *ctx) buildAdjacency() {
+func (c *evaluation) buildAdjacency() {
 	n := len(c.b.Layers)
 	c.predStart = make([]int32, n+1)
 	c.succStart = make([]int32, n+1)
@@ -156,18 +157,22 @@ func (c *ctx) buildAdjacency() {
 
 func valid(e [2]int, n int) bool { return e[0] >= 0 && e[0] < n && e[1] >= 0 && e[1] < n }
 
-func (c *ctx) preds(layer int) []int32 { return c.predList[c.predStart[layer]:c.predStart[layer+1]] }
-func (c *ctx) succs(layer int) []int32 { return c.succList[c.succStart[layer]:c.succStart[layer+1]] }
+func (c *evaluation) preds(layer int) []int32 {
+	return c.predList[c.predStart[layer]:c.predStart[layer+1]]
+}
+func (c *evaluation) succs(layer int) []int32 {
+	return c.succList[c.succStart[layer]:c.succStart[layer+1]]
+}
 
 // record returns the record of a layer, or nil when it was not profiled.
-func (c *ctx) record(layer int) *contract.Record {
+func (c *evaluation) record(layer int) *contract.Record {
 	if layer < 0 || layer >= len(c.recOf) || c.recOf[layer] < 0 {
 		return nil
 	}
 	return &c.b.Records[c.recOf[layer]]
 }
 
-func (c *ctx) layer(r *contract.Record) *contract.Layer { return &c.b.Layers[r.Layer] }
+func (c *evaluation) layer(r *contract.Record) *contract.Layer { return &c.b.Layers[r.Layer] }
 
 // timedKey orders timed records: hi, then lo.
 type timedKey struct{ hi, lo uint64 }
@@ -240,7 +245,7 @@ type recInfo struct {
 // selectTimed returns the timed records keep accepts, most expensive first.
 // keep sees the record's timedInfo: test it first and the record itself
 // only when that is not enough.
-func (c *ctx) selectTimed(keep func(*contract.Record, *timedInfo) bool) []*contract.Record {
+func (c *evaluation) selectTimed(keep func(*contract.Record, *timedInfo) bool) []*contract.Record {
 	// Collect into a reused buffer and return an exact copy: selections run
 	// some 20 times over 10^5 records.
 	buf := c.scratch[:0]
@@ -259,7 +264,7 @@ func (c *ctx) selectTimed(keep func(*contract.Record, *timedInfo) bool) []*contr
 }
 
 // typesByName returns the indexes of typeNames in name order.
-func (c *ctx) typesByName() []int32 {
+func (c *evaluation) typesByName() []int32 {
 	ids := make([]int32, len(c.typeNames))
 	for i := range ids {
 		ids[i] = int32(i)
@@ -270,7 +275,7 @@ func (c *ctx) typesByName() []int32 {
 
 // timedWhere returns the indexes (into timed) of the timed records keep
 // accepts, most expensive first.
-func (c *ctx) timedWhere(keep func(*timedInfo) bool) []int32 {
+func (c *evaluation) timedWhere(keep func(*timedInfo) bool) []int32 {
 	var out []int32
 	for j := range c.tinfo {
 		if !c.owned[c.tinfo[j].layer] && keep(&c.tinfo[j]) {
@@ -283,7 +288,7 @@ func (c *ctx) timedWhere(keep func(*timedInfo) bool) []int32 {
 // inLayerOrder returns the positions in js (indexes into timed) ordered by
 // their layer: rules that read the layer table or names for many records
 // read them in this order, sequential in memory, not in time order.
-func (c *ctx) inLayerOrder(js []int32) []int32 {
+func (c *evaluation) inLayerOrder(js []int32) []int32 {
 	keys := make([]uint64, len(js))
 	for p, j := range js {
 		keys[p] = uint64(c.tinfo[j].layer)<<32 | uint64(p)
@@ -310,7 +315,7 @@ func sumMs(rs []*contract.Record) float64 {
 }
 
 // pct is the share of the time budget, in percent.
-func (c *ctx) pct(ms float64) float64 {
+func (c *evaluation) pct(ms float64) float64 {
 	if c.total <= 0 {
 		return 0
 	}
@@ -318,10 +323,12 @@ func (c *ctx) pct(ms float64) float64 {
 }
 
 // free reports whether no finding owns the layer yet.
-func (c *ctx) free(layer int) bool { return layer >= 0 && layer < len(c.owned) && !c.owned[layer] }
+func (c *evaluation) free(layer int) bool {
+	return layer >= 0 && layer < len(c.owned) && !c.owned[layer]
+}
 
 // freeRecs keeps the records whose layers no finding owns, once each.
-func (c *ctx) freeRecs(recs []*contract.Record) []*contract.Record {
+func (c *evaluation) freeRecs(recs []*contract.Record) []*contract.Record {
 	out := make([]*contract.Record, 0, len(recs))
 	seen := map[int]bool{}
 	for _, r := range recs {
@@ -337,7 +344,7 @@ func (c *ctx) freeRecs(recs []*contract.Record) []*contract.Record {
 // with the rule's factor band from priceFactors. Metrics always hold
 // time_ms (owned layer time on the profile's clock), total_ms, share_pct and
 // layer_count so a reader can recompute share and price.
-func (c *ctx) newFinding(id, confidence string, recs []*contract.Record) *contract.Finding {
+func (c *evaluation) newFinding(id, confidence string, recs []*contract.Record) *contract.Finding {
 	recs = c.freeRecs(recs)
 	slices.SortStableFunc(recs, byTime)
 	ms := sumMs(recs)
@@ -373,7 +380,7 @@ func round(x float64, digits int) float64 {
 }
 
 // topNames lists up to n records as `name (x.xx%)`, names shortened.
-func (c *ctx) topNames(recs []*contract.Record, n int) string {
+func (c *evaluation) topNames(recs []*contract.Record, n int) string {
 	parts := make([]string, 0, n)
 	for i, r := range recs {
 		if i == n {
@@ -409,7 +416,7 @@ type part struct {
 // not own to none. It returns each part's records (evidence and price then
 // count every layer once) and, when two or more parts hold layers, sets
 // f.Parts. Every owned layer must be in a part.
-func (c *ctx) partition(f *contract.Finding, parts ...part) [][]*contract.Record {
+func (c *evaluation) partition(f *contract.Finding, parts ...part) [][]*contract.Record {
 	owned := make(map[int]bool, len(f.Layers))
 	for _, l := range f.Layers {
 		owned[l] = true
