@@ -112,7 +112,7 @@ func DLAPlacement(b *contract.Backend) (contract.OverviewItem, bool) {
 	slices.SortStableFunc(gpu, byTime)
 	layers := fmt.Sprintf("%d layers", len(members))
 	if partial {
-		layers = "layers from " + strings.Join(members, ", ") // TensorRT 8+ names only the first and last of each
+		layers = "the layers " + strings.Join(members, " … ") // TensorRT 8+ names only the first and last of each
 	}
 	ev := []string{
 		fmt.Sprintf("%d DLA subgraph record(s) hold %s (named in the records); they and the %d records in which the GPU hands data to the DLA or waits for it take %.4f ms (%.1f%% of %.4f ms): %.4f ms in the subgraph records, %.4f ms in the hand-over and wait records.", len(subgraphs), layers, len(waits), dla+wait, pct(dla+wait), total, dla, wait),
