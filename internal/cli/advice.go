@@ -83,7 +83,10 @@ func componentsAdvice(err error) error {
 // agents and by tools that never ran this command line, and the same dumps
 // analysed through the library must give the same file.
 var messageAdvice = []struct{ code, text string }{
-	{"_" + dump.CodeTooLarge, "if it is a dump and the memory is there, raise the limit with --max-input-bytes BYTES"},
+	// Only the dumps' limit is the flag's; companions (logs, metadata,
+	// times) have fixed limits far above any real file.
+	{"layer_info_" + dump.CodeTooLarge, "if it is a dump and the memory is there, raise the limit with --max-input-bytes BYTES"},
+	{"profile_" + dump.CodeTooLarge, "if it is a dump and the memory is there, raise the limit with --max-input-bytes BYTES"},
 	{analysis.CodeMissingLayerInfo, "if its layer info lies under another name, give both files: --data LAYERS PROFILE"},
 }
 

@@ -102,7 +102,7 @@ func inputHostileCases() []hostile {
 	// Counts bounded as well as bytes: layers per dump (a names-only dump
 	// of 13M short names ran out of memory), backends per folder (10,000
 	// took 4.9 GB), layers gen makes (2e9 ran out of memory).
-	add(analyzeCase("names-only dump of 13M short names", `{"Layers":[`+strings.Repeat(`"a",`, 13_000_000)+`"a"]}`, okProfile, 0, "layer_info_too_large"))
+	add(analyzeCase("names-only dump of 13M short names", `{"Layers":[`+strings.Repeat(`"a",`, 13_000_000)+`"a"]}`, okProfile, 0, "layer_info_too_many_layers"))
 	add(hostile{name: "bounds/1001 backends in a folder", code: 2, msg: "over the limit of 1000", setup: func(e *env) []string {
 		for i := range 1001 {
 			e.write(fmt.Sprintf("layers_b%d.json", i), okLayers)

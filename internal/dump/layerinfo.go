@@ -237,7 +237,7 @@ const fixTooManyLayers = "trtperf reads engines of at most that many layers (eac
 func (d *decoder) nameList(out []engine.Layer) []engine.Layer {
 	n := d.countNames()
 	if n > engine.MaxLayers {
-		d.failAt(d.pos, CodeTooLarge, fmt.Sprintf("the list holds %d layer names, over the limit of %d layers", n, engine.MaxLayers), fixTooManyLayers)
+		d.failAt(d.pos, CodeTooManyLayers, fmt.Sprintf("the list holds %d layer names, over the limit of %d layers", n, engine.MaxLayers), fixTooManyLayers)
 	}
 	out = slices.Grow(out, n)
 	for {
@@ -291,7 +291,7 @@ func (d *decoder) layerRun(out *chunked[engine.Layer], stop func() bool) {
 			d.failAt(d.pos, CodeNotLayerInfo, fmt.Sprintf("layer %d is %s while earlier layers are objects; a list must hold only layer objects or only names", out.n, d.valueKind()), fixNotLayerInfo)
 		}
 		if out.n >= engine.MaxLayers {
-			d.failAt(d.pos, CodeTooLarge, fmt.Sprintf("the list holds more than %d layers", engine.MaxLayers), fixTooManyLayers)
+			d.failAt(d.pos, CodeTooManyLayers, fmt.Sprintf("the list holds more than %d layers", engine.MaxLayers), fixTooManyLayers)
 		}
 		d.layer(out.next(), out.n-1)
 		if !d.more(']') {

@@ -102,7 +102,7 @@ func (s *scanner) trtexecProfile(p *engine.Profile) {
 			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("entry %d of the list is %s; profile entries are objects", i, s.valueKind()), fixNotProfile)
 		}
 		if recs.n >= engine.MaxLayers {
-			s.failAt(s.pos, CodeTooLarge, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
+			s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
 		}
 		s.profileEntry(p, &recs, i)
 		if !s.more(']') {
@@ -248,7 +248,7 @@ func (s *scanner) latencyDict(p *engine.Profile) {
 			sameCount = false
 		}
 		if len(p.Records) >= engine.MaxLayers {
-			s.failAt(s.pos, CodeTooLarge, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
+			s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
 		}
 		p.Records = append(p.Records, r)
 		if !s.more('}') {

@@ -63,11 +63,14 @@ func (k inputKind) max() int64 {
 	return MaxFileBytes
 }
 
-// CodeTooLarge: the file is over MaxFileBytes. CodeNotFile: the path is not
-// a regular file (a folder, FIFO, device or socket).
+// CodeTooLarge: the file is over its size limit. CodeTooManyLayers: it
+// lists more than engine.MaxLayers layers or records. CodeNotFile: the
+// path is not a regular file (a folder, FIFO, device, socket or kernel
+// pseudo-file).
 const (
-	CodeTooLarge = "too_large"
-	CodeNotFile  = "not_a_file"
+	CodeTooLarge      = "too_large"
+	CodeTooManyLayers = "too_many_layers"
+	CodeNotFile       = "not_a_file"
 )
 
 // readInput reads a dump file with bounded work: it refuses anything but a
@@ -148,6 +151,9 @@ func openInput(path string, k inputKind, mayMap bool) (data []byte, release func
 	}
 	limit := k.max()
 	tooLarge := func(n int64) error {
+		if limit < MaxFileBytes && limit == k.limit { // a companion's fixed limit
+			return errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d for this kind of file (real ones are far smaller); check that it is the file you meant", n, limit))
+		}
 		return errPlain(CodeTooLarge, fmt.Sprintf("it is %d bytes, over the limit of %d (analysis needs up to about %d times a dump's size in memory); if it really is a dump and the memory is there, raise the limit", n, limit, MemoryPerInputByte))
 	}
 	if st.Size() > limit {
