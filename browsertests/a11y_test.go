@@ -230,7 +230,7 @@ func TestContrastAndARIA(t *testing.T) {
 				tabs := eval[int](t, p, `document.querySelectorAll("#backend-tabs .tab[data-label]").length`) // the compare tab has no label
 				for i := 1; i < tabs; i++ {
 					p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, i))
-					p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+					p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]:not([data-layout="pending"])`)))
 					checked += checkContrast(t, p, state(fmt.Sprintf("backend %d", i)), seen)
 					checkCanvasText(t, p, state(fmt.Sprintf("backend %d graph", i)), seen)
 				}

@@ -2,6 +2,7 @@ package browsertests
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trtperf/trtperf/internal/cli"
+	"github.com/trtperf/trtperf/internal/corpustest"
 )
 
 // BenchmarkReport100k packages a generated 100k-layer LLM engine and opens
@@ -144,4 +146,69 @@ func noJSErrorsTB(tb testing.TB, p *page) {
 	for _, e := range p.jsErrors() {
 		tb.Errorf("page error: %s", e)
 	}
+}
+
+// BenchmarkReportMid opens reports of 300-1,000 layers (issue 23 item 6: a
+// mid-size model must be ready as fast as the 100k one): the 389-layer
+// ControlNet corpus engine and generated 300-layer (CNN) and 1,000-layer
+// (UNet) engines, from file://. Per page load:
+//
+//	ready-ms        navigation start → table and graph built and drawn
+//	layout-ms       navigation start → dagre's graph layout in place (it
+//	                runs in a worker after ready; equal to ready when it
+//	                ran on the main thread before ready)
+//	longest-task-ms the longest main-thread task during the load (the
+//	                page does not answer input for that long)
+//	columns-ms ...  the app's steps to ready, as in BenchmarkReport100k
+//
+// Run: go test ./browsertests -run '^$' -bench ReportMid -benchtime 3x
+func BenchmarkReportMid(b *testing.B) {
+	if chromium() == "" {
+		b.Skip("SKIP: no Chromium found; the browser benchmark did not run")
+	}
+	type engine struct{ name, dir string }
+	engines := []engine{{"controlnet-389", filepath.Join(corpustest.Dir(b, corpustest.Reports), "controlnet-sd15-trt86-fp16")}}
+	for _, g := range []struct {
+		name, shape string
+		layers      int
+	}{{"cnn-300", "cnn", 300}, {"unet-1000", "unet", 1000}} {
+		dumps := b.TempDir()
+		var out, errb bytes.Buffer
+		if code := cli.Main([]string{"gen", "--shape", g.shape, "--layers", fmt.Sprint(g.layers), "--seed", "1", "--label", "fp16", "--out", dumps}, &out, &errb); code != 0 {
+			b.Fatalf("trtperf gen: exit %d: %s", code, errb.String())
+		}
+		engines = append(engines, engine{g.name, dumps})
+	}
+	p := newPage(b, 10*time.Minute)
+	for _, e := range engines {
+		dir := packageCLI(b, e.dir, "--output-parent", b.TempDir(), "--timestamp", "20240101_000000")
+		b.Run(e.name, func(b *testing.B) {
+			var ready, lay, long float64
+			phases := map[string]float64{}
+			n := 0
+			for b.Loop() {
+				p.do(b, chromedp.Navigate("about:blank"))
+				p.open(b, fileURL(dir))
+				r := eval[float64](b, p, `window.__trtperfReady`)
+				ready += r
+				lay += eval[float64](b, p, fmt.Sprintf(`window.__trtperfLayoutDone || %v`, r))
+				for k, v := range eval[map[string]float64](b, p, `Object.fromEntries(performance.getEntriesByType("measure").filter((e) => e.name.startsWith("trtperf:")).map((e) => [e.name.slice(8), e.duration]))`) {
+					phases[k] += v
+				}
+				long += eval[float64](b, p, `new Promise((resolve) => {
+					let max = 0;
+					new PerformanceObserver((l) => { for (const e of l.getEntries()) max = Math.max(max, e.duration); }).observe({type: "longtask", buffered: true});
+					setTimeout(() => resolve(max), 100);
+				})`, chromedp.EvalAwaitPromise)
+				n++
+			}
+			b.ReportMetric(ready/float64(n), "ready-ms")
+			b.ReportMetric(lay/float64(n), "layout-ms")
+			b.ReportMetric(long/float64(n), "longest-task-ms")
+			for k, v := range phases {
+				b.ReportMetric(v/float64(n), k+"-ms")
+			}
+		})
+	}
+	noJSErrorsTB(b, p)
 }

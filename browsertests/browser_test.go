@@ -118,10 +118,11 @@ func newPage(tb testing.TB, timeout time.Duration) *page {
 	return p
 }
 
-// open loads url and waits until the app says it is interactive.
+// open loads url and waits until the app says it is interactive and the
+// graph layout computed off the main thread (dagre, in a worker) is in.
 func (p *page) open(tb testing.TB, url string) {
 	tb.Helper()
-	p.do(tb, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+	p.do(tb, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]:not([data-layout="pending"])`)))
 }
 
 func (p *page) do(tb testing.TB, actions ...chromedp.Action[chromedp.Void]) {

@@ -92,7 +92,7 @@ func checkCompareTab(t *testing.T, src, name string) {
 
 func waitReady(t *testing.T, p *page) {
 	t.Helper()
-	p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+	p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]:not([data-layout="pending"])`)))
 }
 
 // printedMs reads the number of a "0.251 ms" label and how many decimals

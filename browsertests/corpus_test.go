@@ -308,7 +308,7 @@ func TestCorpusGraphMobileNetV2(t *testing.T) {
 		p.open(t, fileURL(dir))
 		for bi, b := range d.Results {
 			p.click(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi))
-			p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+			p.do(t, chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]:not([data-layout="pending"])`)))
 			if got := p.attr(t, fmt.Sprintf(`#backend-tabs .tab[data-index="%d"]`, bi), "aria-selected"); got != "true" {
 				t.Errorf("%s: tab aria-selected=%q", b.Label, got)
 			}

@@ -59,7 +59,7 @@ func (p *page) openBackend(t *testing.T, url, label string) {
 		return
 	}
 	p.do(t, js(fmt.Sprintf(`document.querySelector('#backend-tabs .tab[data-label=%q]').click()`, label)),
-		chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`)))
+		chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]:not([data-layout="pending"])`)))
 }
 
 // TestConversionsAndFormats is issue 23 items 2 and 3 on real engines: the
@@ -321,4 +321,86 @@ func runGen(t *testing.T, args ...string) {
 	if code := cli.Main(append([]string{"gen"}, args...), &out, &errb); code != 0 {
 		t.Fatalf("trtperf gen: exit %d: %s", code, errb.String())
 	}
+}
+
+// graphView is window.__trtperf.viewOf(layer): where a node is drawn.
+type graphView struct {
+	FX, FY, S, W, H float64
+	FitW, FitH      bool
+}
+
+// legibleScale is graph.ts LEGIBLE_SCALE.
+const legibleScale = 0.72
+
+// TestGraphViewport is issue 23 item 4: the graph canvas takes the
+// window's height; it opens on a legible view (the whole graph when that is
+// legible, else the slowest node at 1:1); Fit fits both axes; a layer
+// selected in the Table is centred when the Graph opens. On an 86- and a
+// 389-layer corpus engine and a generated 300-layer layer_only engine.
+func TestGraphViewport(t *testing.T) {
+	root := corpustest.Dir(t, corpustest.Reports)
+	cases := []string{"trex-tf-resnet50-rtx3090", "controlnet-sd15-trt86-fp16"}
+	dirs, data := packageCorpus(t, root, cases)
+	gen := t.TempDir()
+	runGen(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16", "--out", gen)
+	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, dirs, data = append(cases, "generated-layer-only"), append(dirs, dir), append(data, d)
+	p := newPage(t, 300*time.Second)
+	for i, c := range cases {
+		b := &data[i].Results[0]
+		for k := range data[i].Results {
+			if data[i].Results[k].Validation.Status == contract.StatusPassed {
+				b = &data[i].Results[k]
+				break
+			}
+		}
+		slowest := -1
+		for _, r := range b.Records {
+			if slowest < 0 || r.AvgMs > b.Records[slowest].AvgMs {
+				slowest = r.Layer
+			}
+		}
+		far := b.Graph.TopoOrder[len(b.Graph.TopoOrder)-1]
+		t.Run(c, func(t *testing.T) {
+			eachLook(t, p, func(t *testing.T, look string) {
+				p.open(t, fileURL(dirs[i]))
+				vh := eval[float64](t, p, `innerHeight`)
+				if h := eval[float64](t, p, `document.querySelector(".canvas-wrap").getBoundingClientRect().height`); h < vh-200 {
+					t.Errorf("graph canvas %.0f px high in a %.0f px window", h, vh)
+				}
+				probe := b.Graph.TopoOrder[0]
+				if slowest >= 0 {
+					probe = slowest
+				}
+				v := eval[graphView](t, p, fmt.Sprintf(`window.__trtperf.viewOf(%d)`, probe))
+				whole := v.FitW && v.FitH
+				switch {
+				case v.S < legibleScale-1e-9:
+					t.Errorf("opens at zoom %.2f, below the legible %.2f", v.S, legibleScale)
+				case !whole && slowest >= 0 && (math.Abs(v.FX-0.5) > 0.05 || math.Abs(v.FY-0.5) > 0.05):
+					t.Errorf("opens on part of the graph but not centred on the slowest layer (at %.2f, %.2f)", v.FX, v.FY)
+				}
+				t.Logf("opens at zoom %.2f, whole graph %v", v.S, whole)
+				if look == "1280x800-light" {
+					p.elementShot(t, "#explorer", "graph-open-"+c)
+				}
+				p.click(t, "#graph-fit")
+				if v := eval[graphView](t, p, fmt.Sprintf(`window.__trtperf.viewOf(%d)`, probe)); !v.FitW || !v.FitH {
+					t.Errorf("after Fit the graph does not fit both axes: %+v", v)
+				}
+				// A Table row selected, then the Graph: the node is centred.
+				p.showView(t, "table")
+				p.do(t, js(fmt.Sprintf(`window.__trtperf.select(%d)`, far)))
+				p.showView(t, "graph")
+				if v := eval[graphView](t, p, fmt.Sprintf(`window.__trtperf.viewOf(%d)`, far)); math.Abs(v.FX-0.5) > 0.02 || math.Abs(v.FY-0.5) > 0.02 || v.S < legibleScale-1e-9 {
+					t.Errorf("a layer selected in the Table is drawn at (%.2f, %.2f) of the canvas at zoom %.2f, not centred and legible", v.FX, v.FY, v.S)
+				}
+			})
+		})
+	}
+	noJSErrors(t, p)
 }

@@ -15,7 +15,23 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "internal", "report", "assets");
 
+// The graph layout worker (src/layoutworker.ts: dagre off the main
+// thread), bundled on its own and inlined into app.js as a string, from
+// which the app makes a blob: worker (a file:// page cannot load a worker
+// script from a file).
+const worker = await build({
+  entryPoints: [join(here, "src", "layoutworker.ts")],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: ["es2020"],
+  legalComments: "none",
+  metafile: true,
+  write: false,
+});
+
 const result = await build({
+  define: { __LAYOUT_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
   entryPoints: [join(here, "src", "main.ts")],
   bundle: true,
   minify: true,
@@ -35,7 +51,7 @@ copyFileSync(join(here, "src", "index.html.tmpl"), join(out, "index.html.tmpl"))
 
 // Licences of every npm package that ended up in the bundle.
 const pkgs = new Map();
-for (const input of Object.keys(result.metafile.inputs)) {
+for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(worker.metafile.inputs)]) {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (m) pkgs.set(m[1], join(here, "node_modules", m[1]));
 }

@@ -27,7 +27,7 @@ var contentTypes = map[string]string{
 // ServeCSP is the Content-Security-Policy header of every response: the
 // report pages carry a stricter one of their own (index.html's meta); the
 // suite overview needs its inline style sheet. No page may be framed.
-const ServeCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const ServeCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // NewServer serves the report folder dir and nothing else: paths are
 // resolved inside an os.Root (so neither `..` nor a symlink can leave the

@@ -2,9 +2,24 @@
 // click-to-select, search, colouring by type or time, and collapsed groups
 // for big engines that expand when clicked.
 import { h, clear, ellipsis, fmtMs, fmtPct } from "./dom";
-import { groupLayers, layout, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
+import { groupLayers, layout, layoutDagre, NODE_H, NODE_W, type Grouping, type Layout } from "./layout";
 import { distinctIds, type Model } from "./model";
 import { contrast, inkOn } from "./contrast";
+
+/** Smallest zoom at which node names (11 px) are legible: the graph opens
+ *  whole when it fits at this zoom or more, else on its slowest region at
+ *  1:1 (and a node selected from elsewhere is shown at least this large). */
+export const LEGIBLE_SCALE = 0.72;
+
+/** Layouts still being computed off the main thread, over every graph of
+ *  the page: body[data-layout] is "pending" while there are some. */
+let pendingLayouts = 0;
+
+function layoutPending(d: number): void {
+  pendingLayouts += d;
+  document.body.dataset.layout = pendingLayouts > 0 ? "pending" : "done";
+  if (!pendingLayouts) window.__trtperfLayoutDone = window.__trtperfLayoutDone || performance.now();
+}
 
 /** Engines above this many layers start grouped. */
 export const COLLAPSE_ABOVE = 2000;
@@ -76,6 +91,10 @@ export class GraphView {
   private miniKy = 1;
   private frame = 0;
   private fitted = false;
+  /** the user zoomed or panned since the view was last set */
+  private moved = false;
+  /** relayout count: a late dagre result for an older layout is dropped */
+  private layoutGen = 0;
   private searchHits: number[] = [];
   private searchAt = -1;
   private lastQuery = "";
@@ -289,16 +308,59 @@ export class GraphView {
     this.expanded = this.grouping ? new Uint8Array(this.grouping.names.length) : null;
     this.countHighlight();
     this.relayout();
-    this.fit(redraw);
+    this.openView(redraw);
   }
 
   private relayout(): void {
-    this.lay = layout(this.m, this.grouping, this.expanded);
+    // dagre runs off the main thread (layoutDagre): the linear layout is
+    // drawn at once and dagre's geometry replaces it when it arrives.
+    const lay = layout(this.m, this.grouping, this.expanded, true);
+    this.lay = lay;
     this.miniBase = null;
+    const gen = ++this.layoutGen;
+    if (lay.dagreWanted) {
+      layoutPending(1);
+      layoutDagre(lay).then((g) => {
+        if (gen === this.layoutGen) this.swapIn(g);
+      }).finally(() => layoutPending(-1));
+    }
     const groups = this.grouping ? this.grouping.names.length : 0;
     this.info.textContent = `${this.lay.count.toLocaleString("en-US")} nodes, ${(this.lay.edges.length / 2).toLocaleString("en-US")} edges` +
       (groups ? ` · ${groups.toLocaleString("en-US")} groups by ${this.grouping!.name}; click a group to expand it` : "");
     this.updateMarks();
+  }
+
+  /** Puts dagre's geometry in place of the linear layout it was computed
+   *  for, keeping the view: the opening view if nobody moved it, else the
+   *  selected node, else the node nearest the middle, where they were. */
+  private swapIn(g: import("./layout").Geometry): void {
+    const lay = this.lay;
+    let keep = this.selected >= 0 ? lay.nodeOf[this.selected] : -1;
+    let fx = 0.5, fy = 0.5;
+    if (keep < 0 && this.moved && this.w > 0) {
+      let best = Infinity;
+      for (let v = 0; v < lay.count; v++) {
+        const dx = (lay.x[v] + NODE_W / 2) * this.s + this.tx - this.w / 2;
+        const dy = (lay.y[v] + NODE_H / 2) * this.s + this.ty - this.hgt / 2;
+        if (dx * dx + dy * dy < best) {
+          best = dx * dx + dy * dy;
+          keep = v;
+        }
+      }
+      if (keep >= 0) {
+        fx = ((lay.x[keep] + NODE_W / 2) * this.s + this.tx) / this.w;
+        fy = ((lay.y[keep] + NODE_H / 2) * this.s + this.ty) / this.hgt;
+      }
+    }
+    Object.assign(lay, g, { engine: "dagre", dagreWanted: false });
+    this.miniBase = null;
+    if (!this.moved && this.selected < 0) {
+      if (this.fitted) this.openView(false);
+    } else if (keep >= 0 && this.w > 0) {
+      this.tx = fx * this.w - (lay.x[keep] + NODE_W / 2) * this.s;
+      this.ty = fy * this.hgt - (lay.y[keep] + NODE_H / 2) * this.s;
+    }
+    this.schedule();
   }
 
   /** Expands the collapsed group holding layer, if any. */
@@ -318,34 +380,88 @@ export class GraphView {
     this.schedule();
   }
 
-  /** Called when the graph's view is shown: fits it once it has a size. */
+  /** Called when the graph's view is shown: opens it once it has a size. */
   shown(): void {
-    if (!this.fitted) this.fit(false);
-    // A layer selected while the graph was hidden is centred now that the
-    // canvas has a size.
+    if (!this.fitted) this.openView(false);
+    // A layer selected while the graph was hidden (a Table row, a chart) is
+    // centred now that the canvas has a size, unless it is well inside.
     if (this.selected >= 0) {
       this.resize();
-      if (!this.inView(this.selected)) this.centreOn(this.selected);
+      if (!this.wellInView(this.selected)) this.centreOn(this.selected);
     }
     this.draw();
   }
 
+  /** Fit: the whole graph in both axes (at most 1:1), centred. */
   private fit(redraw: boolean): void {
     this.resize();
-    this.fitted = this.w > 0;
+    this.fitted = this.w > 0 && this.hgt > 0;
+    this.moved = false;
     const w = this.w || 800;
+    const hh = this.hgt || 600;
     const lay = this.lay;
-    this.s = Math.max(0.25, Math.min(1, (w - 40) / Math.max(1, lay.width)));
+    this.s = Math.min(1, (w - 40) / Math.max(1, lay.width), (hh - 40) / Math.max(1, lay.height));
     this.tx = (w - lay.width * this.s) / 2;
-    this.ty = 20;
+    this.ty = (hh - lay.height * this.s) / 2;
     if (redraw) this.schedule();
+  }
+
+  /** The opening view: the whole graph when it is legible that way, else
+   *  its slowest node (group) at 1:1, or without timing its first row. */
+  private openView(redraw: boolean): void {
+    this.fit(false);
+    if (!this.fitted || this.s >= LEGIBLE_SCALE) {
+      if (redraw) this.schedule();
+      return;
+    }
+    const lay = this.lay;
+    let best = -1;
+    for (let v = 0; v < lay.count; v++) if (lay.time[v] > 0 && (best < 0 || lay.time[v] > lay.time[best])) best = v;
+    this.s = 1;
+    if (best >= 0) {
+      this.tx = this.w / 2 - (lay.x[best] + NODE_W / 2);
+      this.ty = this.hgt / 2 - (lay.y[best] + NODE_H / 2);
+    } else {
+      // Untimed: the graph's start, its first row centred across.
+      let first = 0;
+      for (let v = 1; v < lay.count; v++) if (lay.y[v] < lay.y[first]) first = v;
+      this.tx = this.w / 2 - (lay.x[first] + NODE_W / 2);
+      this.ty = 20 - lay.y[first];
+    }
+    if (redraw) this.schedule();
+  }
+
+  /** Whether a layer's node lies inside the canvas with a margin. */
+  private wellInView(layer: number): boolean {
+    if (layer < 0 || layer >= this.m.n || this.s < LEGIBLE_SCALE) return false;
+    const v = this.lay.nodeOf[layer];
+    const x = this.lay.x[v] * this.s + this.tx;
+    const y = this.lay.y[v] * this.s + this.ty;
+    const mx = Math.min(40, this.w / 8);
+    const my = Math.min(40, this.hgt / 8);
+    return x >= mx && y >= my && x + NODE_W * this.s <= this.w - mx && y + NODE_H * this.s <= this.hgt - my;
+  }
+
+  /** Test hook: where a layer's node centre is in the canvas (0..1 across
+   *  and down), the zoom, and the canvas size. */
+  viewOf(layer: number): { fx: number; fy: number; s: number; w: number; h: number; fitW: boolean; fitH: boolean } | null {
+    if (layer < 0 || layer >= this.m.n) return null;
+    const v = this.lay.nodeOf[layer];
+    const lay = this.lay;
+    return {
+      fx: ((lay.x[v] + NODE_W / 2) * this.s + this.tx) / this.w,
+      fy: ((lay.y[v] + NODE_H / 2) * this.s + this.ty) / this.hgt,
+      s: this.s, w: this.w, h: this.hgt,
+      fitW: this.tx >= -1 && this.tx + lay.width * this.s <= this.w + 1,
+      fitH: this.ty >= -1 && this.ty + lay.height * this.s <= this.hgt + 1,
+    };
   }
 
   private centreOn(layer: number): void {
     if (layer < 0 || layer >= this.m.n) return;
     this.resize();
     const v = this.lay.nodeOf[layer];
-    if (this.s < 0.6) this.s = 0.8;
+    if (this.s < LEGIBLE_SCALE) this.s = 1;
     this.tx = this.w / 2 - (this.lay.x[v] + NODE_W / 2) * this.s;
     this.ty = this.hgt / 2 - (this.lay.y[v] + NODE_H / 2) * this.s;
   }
@@ -396,6 +512,7 @@ export class GraphView {
   }
 
   private zoomAt(cx: number, cy: number, f: number): void {
+    this.moved = true;
     const s = Math.max(0.01, Math.min(4, this.s * f));
     this.tx = cx - ((cx - this.tx) * s) / this.s;
     this.ty = cy - ((cy - this.ty) * s) / this.s;
@@ -433,6 +550,7 @@ export class GraphView {
       const dy = ev.clientY - down.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) down.moved = true;
       if (down.moved) {
+        this.moved = true;
         this.tx = down.tx + dx;
         this.ty = down.ty + dy;
         this.schedule();
@@ -465,6 +583,7 @@ export class GraphView {
 
   /** Centres the view on a layout point (from the minimap). */
   private panTo(wx: number, wy: number): void {
+    this.moved = true;
     this.tx = this.w / 2 - wx * this.s;
     this.ty = this.hgt / 2 - wy * this.s;
     this.schedule();

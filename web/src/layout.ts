@@ -3,7 +3,7 @@
 // is dagre's (Sugiyama: crossing reduction, branches side by side, long
 // edges routed around nodes, so skip and residual edges stay visible);
 // above that a linear-time longest-path layout keeps 10^5 nodes responsive.
-import dagre from "@dagrejs/dagre";
+import { dagreGeometry, LABEL_H, LABEL_W, NODE_H, NODE_W, X_GAP, Y_GAP, type Geometry } from "./dagrecore";
 import type { Model } from "./model";
 
 /** Largest visible graph laid out by dagre (its ranking and crossing
@@ -15,10 +15,7 @@ export const DAGRE_MAX_EDGES = 1200;
  *  their group graphs are dense and dagre makes them slow to open. */
 export const DAGRE_MAX_LAYERS = 3000;
 
-export const NODE_W = 190;
-export const NODE_H = 30;
-export const X_GAP = 22;
-export const Y_GAP = 34;
+export { LABEL_H, LABEL_W, NODE_H, NODE_W, X_GAP, Y_GAP, type Geometry };
 
 export interface Grouping {
   name: string; // how layers were grouped, for the UI
@@ -50,10 +47,55 @@ export interface Layout {
   width: number;
   height: number;
   engine: "dagre" | "longest-path";
+  /** the linear layout stands in until dagre's (layoutDagre) arrives */
+  dagreWanted?: boolean;
 }
 
-/** Lays out the graph with collapsed groups drawn as one node each. */
-export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null): Layout {
+declare const __LAYOUT_WORKER__: string;
+
+let worker: Worker | null | undefined;
+let nextId = 0;
+const waiting = new Map<number, { ok: (g: Geometry) => void; fail: (e: Error) => void }>();
+
+/** dagre's geometry for a layout's nodes and edges, computed in the layout
+ *  worker; on the main thread (after a frame) where no worker can start. */
+export function layoutDagre(lay: Layout): Promise<Geometry> {
+  if (worker === undefined) {
+    try {
+      const url = URL.createObjectURL(new Blob([__LAYOUT_WORKER__], { type: "text/javascript" }));
+      worker = new Worker(url);
+      worker.onmessage = (ev: MessageEvent<{ id: number; g: Geometry }>) => {
+        const w = waiting.get(ev.data.id);
+        waiting.delete(ev.data.id);
+        if (w) w.ok(ev.data.g);
+      };
+      worker.onerror = (ev) => {
+        ev.preventDefault();
+        for (const w of waiting.values()) w.fail(new Error("layout worker: " + ev.message));
+        waiting.clear();
+        worker = null;
+      };
+    } catch {
+      worker = null;
+    }
+  }
+  const edges = lay.edges.slice();
+  const labels = lay.edgeLabel.slice();
+  if (!worker) {
+    return new Promise((ok) => setTimeout(() => ok(dagreGeometry(lay.count, edges, labels)), 0));
+  }
+  const id = nextId++;
+  const p = new Promise<Geometry>((ok, fail) => waiting.set(id, { ok, fail }));
+  worker.postMessage({ id, count: lay.count, edges, edgeLabel: labels }, [edges.buffer, labels.buffer]);
+  // A worker that died falls back to the main thread.
+  return p.catch(() => dagreGeometry(lay.count, lay.edges, lay.edgeLabel));
+}
+
+/** Lays out the graph with collapsed groups drawn as one node each. With
+ *  deferDagre, a graph dagre would lay out gets the linear layout now and
+ *  dagreWanted set: the caller runs dagre off the main thread (layoutDagre)
+ *  and swaps its geometry in. */
+export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null, deferDagre = false): Layout {
   const n = m.n;
   const nodeOf = new Int32Array(n);
   const groupNode = g ? new Int32Array(g.names.length).fill(-1) : null;
@@ -108,7 +150,8 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
   const edgeLabel = Int32Array.from(labs);
   const layerOf = layerOfNode.slice(0, count);
   const groupOf = groupOfNode.slice(0, count);
-  if (n <= DAGRE_MAX_LAYERS && count <= DAGRE_MAX && edges.length / 2 <= DAGRE_MAX_EDGES) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
+  const wantDagre = n <= DAGRE_MAX_LAYERS && count <= DAGRE_MAX && edges.length / 2 <= DAGRE_MAX_EDGES;
+  if (wantDagre && !deferDagre) return dagreLayout(count, layerOf, groupOf, nodeOf, time, edges, edgeLabel);
   const e = edges.length / 2;
   const start = new Int32Array(count + 1);
   const indeg = new Int32Array(count);
@@ -209,71 +252,13 @@ export function layout(m: Model, g: Grouping | null, expanded: Uint8Array | null
     width: count ? maxX - minX + NODE_W : 0,
     height: (maxRank + 1) * (NODE_H + Y_GAP),
     engine: "longest-path",
+    dagreWanted: wantDagre,
   };
 }
 
-/** Room reserved beside an edge for its tensor label. */
-export const LABEL_W = 150;
-export const LABEL_H = 14;
-
 function dagreLayout(count: number, layer: Int32Array, group: Int32Array, nodeOf: Int32Array, time: Float64Array, edges: Int32Array, edgeLabel: Int32Array): Layout {
-  const g = new dagre.graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: "TB", nodesep: X_GAP, ranksep: Y_GAP, edgesep: 12, marginx: 0, marginy: 0 });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (let v = 0; v < count; v++) g.setNode(String(v), { width: NODE_W, height: NODE_H });
-  const E = edges.length / 2;
-  for (let k = 0; k < E; k++) {
-    const lab = edgeLabel[k] >= 0;
-    g.setEdge(String(edges[2 * k]), String(edges[2 * k + 1]), lab ? { width: LABEL_W, height: LABEL_H, labelpos: "r", labeloffset: 4 } : {});
-  }
-  dagre.layout(g);
-  const x = new Float32Array(count);
-  const y = new Float32Array(count);
-  const rank = new Int32Array(count);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (let v = 0; v < count; v++) {
-    const nd = g.node(String(v));
-    x[v] = (nd.x ?? 0) - NODE_W / 2;
-    y[v] = (nd.y ?? 0) - NODE_H / 2;
-    rank[v] = nd.rank ?? 0;
-    minX = Math.min(minX, x[v]);
-    minY = Math.min(minY, y[v]);
-    maxX = Math.max(maxX, x[v] + NODE_W);
-    maxY = Math.max(maxY, y[v] + NODE_H);
-  }
-  const paths: Float32Array[] = new Array(E);
-  const lx = new Float32Array(E);
-  const ly = new Float32Array(E);
-  for (let k = 0; k < E; k++) {
-    const ed = g.edge(String(edges[2 * k]), String(edges[2 * k + 1]));
-    const pts: { x: number; y: number }[] = (ed && ed.points) || [];
-    lx[k] = ed && typeof ed.x === "number" ? ed.x - LABEL_W / 2 : NaN;
-    ly[k] = ed && typeof ed.y === "number" ? ed.y : NaN;
-    const p = new Float32Array(pts.length * 2);
-    pts.forEach((q, i) => {
-      p[2 * i] = q.x;
-      p[2 * i + 1] = q.y;
-      minX = Math.min(minX, q.x);
-      maxX = Math.max(maxX, q.x + (edgeLabel[k] >= 0 ? LABEL_W : 0));
-    });
-    paths[k] = p;
-  }
-  if (!count) minX = minY = maxX = maxY = 0;
-  for (let v = 0; v < count; v++) {
-    x[v] -= minX;
-    y[v] -= minY;
-  }
-  for (let k = 0; k < E; k++) {
-    lx[k] -= minX;
-    ly[k] -= minY;
-  }
-  for (const p of paths) {
-    for (let i = 0; i < p.length; i += 2) {
-      p[i] -= minX;
-      p[i + 1] -= minY;
-    }
-  }
-  return { count, layer, group, nodeOf, x, y, rank, time, edges, edgeLabel, paths, lx, ly, width: maxX - minX, height: maxY - minY, engine: "dagre" };
+  const g = dagreGeometry(count, edges, edgeLabel);
+  return { count, layer, group, nodeOf, time, edges, edgeLabel, ...g, engine: "dagre" };
 }
 
 /** Groups by Myelin graph where a layer has one, else by name prefix. */

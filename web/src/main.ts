@@ -318,6 +318,7 @@ function main(): void {
     graphNodes: () => current?.graph?.nodeCount(),
     nodeState: (layer: number) => current?.graph?.nodeState(layer),
     inView: (layer: number) => current?.graph?.inView(layer),
+    viewOf: (layer: number) => current?.graph?.viewOf(layer),
     edgeReport: () => current?.graph?.edgeReport(),
     textColours: () => current?.graph?.textColours() || [],
     rows: () => Array.from(current?.table?.visibleRows() || []),

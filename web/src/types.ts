@@ -153,6 +153,8 @@ declare global {
     __trtperfDetails?: (bi: number, c: number, data: string) => void;
     __trtperfFirstRender?: number;
     __trtperfReady?: number;
+    /** when the first graph layout computed off the main thread was in */
+    __trtperfLayoutDone?: number;
     __trtperf?: unknown;
   }
 }
