@@ -55,7 +55,7 @@ type legendItem struct {
 // checkLegend switches the graph's colour modes and checks the legend of
 // each: every present type (up to 14) and precision has a visible swatch,
 // a type has the same colour in every report, and colour by time shows a
-// drawn scale from 0 to the slowest layer.
+// drawn quantile scale up to the slowest layer.
 func checkLegend(t *testing.T, p *page, b *contract.Backend, typeColours map[string]string) {
 	t.Helper()
 	p.showView(t, "graph")
@@ -113,8 +113,14 @@ func checkLegend(t *testing.T, p *page, b *contract.Backend, typeColours map[str
 	if bg := eval[string](t, p, `getComputedStyle(document.getElementById("time-scale")).backgroundImage`); !strings.Contains(bg, "gradient") {
 		t.Errorf("the time scale has no colour ramp: %s", bg)
 	}
-	if txt := p.textOf(t, "#graph-legend"); !strings.Contains(txt, "0 ms") || !strings.Contains(txt, "slowest layer") {
-		t.Errorf("the time legend does not give its range: %q", txt)
+	// A quantile scale (issue 23): the fastest and slowest times at its
+	// ends, the median and 90th percentile named.
+	slow := 0.0
+	for _, r := range b.Records {
+		slow = max(slow, r.AvgMs)
+	}
+	if txt := p.textOf(t, "#graph-legend"); !strings.Contains(txt, "quantile scale") || !strings.Contains(txt, "median") || !strings.Contains(txt, fmt.Sprintf("%.4f ms", slow)) {
+		t.Errorf("the time legend does not give its range (slowest %.4f ms) and its quantiles: %q", slow, txt)
 	}
 	p.setValue(t, "#graph-color", "type", "change")
 }

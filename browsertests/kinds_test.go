@@ -404,3 +404,123 @@ func TestGraphViewport(t *testing.T) {
 	}
 	noJSErrors(t, p)
 }
+
+// minTypeDeltaE is the least CIEDE2000 difference the report's type
+// colours keep between any two (colors.ts; its palette's smallest is 13.0).
+const minTypeDeltaE = 12
+
+// TestItems100k is issue 23 item 7 on the generated 100k-layer LLM engine,
+// at 1280×800 and 1920×1080, light and dark: colour by time separates the
+// graph's (grouped) nodes (quantile scale: no tenth of the scale holds
+// more than a third of them), the Hierarchy's tiles are labelled wherever
+// they are big enough to read and cover most of it, the type colours are
+// apart (CIEDE2000), a Pareto bar click shows its effect in the window,
+// and table rows say aria-selected.
+func TestItems100k(t *testing.T) {
+	if chromium() == "" {
+		t.Skip("SKIP: no Chromium found; the 100k-layer browser test did not run")
+	}
+	dumps := t.TempDir()
+	runGen(t, "--shape", "llm", "--layers", "100000", "--seed", "1", "--label", "fp16", "--out", dumps)
+	dir := packageCLI(t, dumps, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000", "--model-name", "llm-100k")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := passedBackend(t, d)
+	p := newPage(t, 600*time.Second)
+	palette := false
+	eachLook(t, p, func(t *testing.T, look string) {
+		p.open(t, fileURL(dir))
+		if !palette {
+			palette = true
+			if dmin, x, y := minDeltaE(t, eval[[]string](t, p, `window.__trtperf.palette()`)); dmin < minTypeDeltaE {
+				t.Errorf("type palette: %s and %s differ by ΔE2000 %.1f, want at least %d", x, y, dmin, minTypeDeltaE)
+			}
+		}
+		if cs := eval[[]string](t, p, `window.__trtperf.typeColors()`); len(cs) <= 24 {
+			if dmin, x, y := minDeltaE(t, cs); dmin < minTypeDeltaE {
+				t.Errorf("type colours of the report: %s and %s differ by ΔE2000 %.1f", x, y, dmin)
+			}
+		}
+		// Pareto: the click shows its effect where the click was.
+		bar := b.Records[0].Layer
+		if top := eval[[]int](t, p, `Array.from(document.querySelectorAll("#pareto .pareto-bar")).map((g) => Number(g.dataset.layer))`); len(top) > 1 {
+			bar = top[1]
+		}
+		p.click(t, fmt.Sprintf(`#pareto .pareto-bar[data-layer="%d"] .hit`, bar))
+		p.checkVisible(t, "Pareto selection line", "#pareto-selected", false)
+		if got := p.textOf(t, "#pareto-selected"); !strings.Contains(got, b.Layers[bar].Name) {
+			t.Errorf("after a Pareto click the chart says %q, not the layer %q", got, b.Layers[bar].Name)
+		}
+		if !eval[bool](t, p, fmt.Sprintf(`document.querySelector('#pareto .pareto-bar[data-layer="%d"]').classList.contains("selected")`, bar)) {
+			t.Error("the clicked Pareto bar is not marked")
+		}
+		// Table rows: aria-selected.
+		p.showView(t, "table")
+		sel := eval[[]string](t, p, `Array.from(document.querySelectorAll("#table-body .trow:not([hidden])")).map((r) => r.dataset.layer + ":" + r.getAttribute("aria-selected"))`)
+		found := false
+		for _, s := range sel {
+			l, v, _ := strings.Cut(s, ":")
+			if want := map[bool]string{true: "true", false: "false"}[l == strconv.Itoa(bar)]; v != want {
+				t.Errorf("table row of layer %s has aria-selected=%q, want %q", l, v, want)
+				break
+			}
+			found = found || l == strconv.Itoa(bar)
+		}
+		if !found {
+			t.Errorf("the selected layer %d has no visible table row", bar)
+		}
+		// Colour by time separates the nodes.
+		p.showView(t, "graph")
+		p.setValue(t, "#graph-color", "time", "change")
+		bands := eval[[]float64](t, p, `window.__trtperf.timeBands()`)
+		used := 0
+		for _, f := range bands {
+			if f > 0.35 {
+				t.Errorf("one tenth of the time scale holds %.0f%% of the nodes: %v", 100*f, bands)
+			}
+			if f > 0 {
+				used++
+			}
+		}
+		if used < 6 {
+			t.Errorf("colour by time uses %d of 10 steps: %v", used, bands)
+		}
+		if look == "1280x800-light" || look == "1920x1080-dark" {
+			p.elementShot(t, "#explorer", "100k-time-"+look)
+		}
+		p.setValue(t, "#graph-color", "type", "change")
+		// Hierarchy: labelled tiles.
+		p.showView(t, "hierarchy")
+		r := eval[struct {
+			Rects []struct {
+				W, H     float64
+				Depth    int
+				Open     bool
+				Labelled bool
+				Name     string
+			}
+		}](t, p, `window.__trtperf.treemap()`)
+		var area, labelled float64
+		for _, x := range r.Rects {
+			if x.Open {
+				continue
+			}
+			area += x.W * x.H
+			if x.Labelled {
+				labelled += x.W * x.H
+			} else if x.W >= 44 && x.H >= 20 {
+				t.Errorf("tile %q of %.0f×%.0f px has no label", x.Name, x.W, x.H)
+			}
+		}
+		if area == 0 || labelled < 0.8*area {
+			t.Errorf("labelled tiles cover %.0f of %.0f px² of the treemap, want 80%%", labelled, area)
+		}
+		if look == "1280x800-light" || look == "1920x1080-dark" {
+			p.elementShot(t, "#explorer", "100k-hierarchy-"+look)
+		}
+		checkNoBrokenTokens(t, p, "100k")
+	})
+	noJSErrors(t, p)
+}

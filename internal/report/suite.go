@@ -47,8 +47,10 @@ var suiteTemplate = template.Must(template.New("suite").Option("missingkey=error
 // ReportCSP is the Content-Security-Policy of every page trtperf writes to
 // disk: nothing loads or runs but the report's own files (the per-model
 // report's index.html carries it; TestPagesShareReportCSP holds the two
-// equal). connect-src 'none': a page opened from disk fetches nothing.
-const ReportCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+// equal). connect-src 'none': a page opened from disk fetches nothing;
+// worker-src blob: lets the graph lay out off the main thread (a worker made
+// from the app's own script text; no other worker).
+const ReportCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; worker-src blob:; base-uri 'none'; form-action 'none'"
 
 // suiteCSP is ReportCSP with the suite page's one inline style block
 // allowed by its hash (the page has no script and no other inline style).

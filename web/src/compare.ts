@@ -8,7 +8,8 @@
 // graph. Everything is drawn from the pair's own numbers: no re-alignment
 // happens here.
 import { h, clear, badge, ellipsis, fmtInt } from "./dom";
-import { GraphView, precisionColor, typeColor } from "./graph";
+import { GraphView, precisionColor } from "./graph";
+import { typeColors } from "./colors";
 import { loadColumns } from "./loader";
 import { buildModel, type Model } from "./model";
 import { arrowTabs } from "./tabs";
@@ -284,7 +285,8 @@ function stackedPanel(p: ComparisonPair): HTMLElement {
     const MAX = 8;
     const own = keys.slice(0, keys.length > MAX + 1 ? MAX : keys.length);
     const rest = keys.length - own.length;
-    const color = (k: string) => (by === "type" ? typeColor(k) : precisionColor(k));
+    const typeColor = typeColors(keys);
+    const color = (k: string) => (by === "type" ? typeColor.get(k) || "#999" : precisionColor(k));
     const max = Math.max(...stacks.map((s) => s.total), 1e-12);
     chart.setAttribute("aria-label", `Latency per backend on ${measureName(p.measure)}, stacked by ${by}`);
     for (const s of stacks) {

@@ -29,17 +29,6 @@ const MINI_W = 160;
 const MINI_H = 200;
 const MINI_MIN_W = 48;
 
-/** A layer type's colour from a hash of its name: the same type has the
- *  same colour in every report, whatever else the engine holds. */
-export function typeColor(t: string): string {
-  let hsh = 2166136261;
-  for (let i = 0; i < t.length; i++) {
-    hsh ^= t.charCodeAt(i);
-    hsh = Math.imul(hsh, 16777619);
-  }
-  const u = hsh >>> 0;
-  return `hsl(${u % 360}, ${55 + ((u >>> 9) % 20)}%, ${64 + ((u >>> 17) % 12)}%)`;
-}
 
 /** Fixed colours per precision (light enough for dark text). */
 const PRECISION: Record<string, string> = {
@@ -91,6 +80,7 @@ export class GraphView {
   private miniKy = 1;
   private frame = 0;
   private fitted = false;
+  private timeSorted: Float64Array | null = null;
   /** the user zoomed or panned since the view was last set */
   private moved = false;
   /** relayout count: a late dagre result for an older layout is dropped */
@@ -105,7 +95,7 @@ export class GraphView {
   constructor(m: Model) {
     this.m = m;
     this.types = distinctIds(m, m.typeId);
-    for (const t of this.types) this.typeColor.set(t, typeColor(t));
+    this.typeColor = m.colors;
     // Conversions as the analysis tags them (the conv column).
     this.conv = new Uint8Array(m.n);
     for (let i = 0; i < m.n; i++) if (m.conv[i] >= 0) this.conv[i] = 1;
@@ -312,6 +302,7 @@ export class GraphView {
   }
 
   private relayout(): void {
+    this.timeSorted = null;
     // dagre runs off the main thread (layoutDagre): the linear layout is
     // drawn at once and dagre's geometry replaces it when it arrives.
     const lay = layout(this.m, this.grouping, this.expanded, true);
@@ -787,7 +778,7 @@ export class GraphView {
 
   private color(v: number): string {
     const lay = this.lay;
-    if (this.colorBy === "time" && this.m.timed) return GraphView.timeColor(lay.time[v], this.m.maxAvg);
+    if (this.colorBy === "time" && this.m.timed) return GraphView.timeColor(this.timeQuantile(lay.time[v]));
     const l = lay.layer[v];
     if (l < 0) return "#cfd8e3";
     if (this.colorBy === "precision") return precisionColor(this.m.precision[l]);
@@ -805,10 +796,53 @@ export class GraphView {
     return pa !== pb && pa !== "unknown" && pb !== "unknown";
   }
 
-  /** Time colour of a value in [0, max] (log scale). */
-  private static timeColor(t: number, max: number): string {
-    const f = Math.max(0, Math.min(1, Math.log10(1 + (9 * t) / (max || 1))));
+  /** Time colour of a quantile q in [0, 1]: blue (fast) to red (slow). */
+  private static timeColor(q: number): string {
+    const f = Math.max(0, Math.min(1, q));
     return `hsl(${(220 - 220 * f).toFixed(0)}, 70%, ${(80 - 30 * f).toFixed(0)}%)`;
+  }
+
+  /** The node times of the current layout, sorted (the time scale's
+   *  quantiles: a node's colour says how many nodes are faster, so a
+   *  grouped 10^5-layer graph, whose group sums all exceed the slowest
+   *  layer, is not all red, and a few slow layers do not make the rest
+   *  one colour). */
+  private sortedTimes(): Float64Array {
+    if (!this.timeSorted) {
+      const t = this.lay.time.filter((x) => isFinite(x));
+      this.timeSorted = Float64Array.from(t).sort();
+    }
+    return this.timeSorted;
+  }
+
+  /** The quantile of time t among the layout's nodes (ties share the
+   *  middle of their ranks). */
+  private timeQuantile(t: number): number {
+    const s = this.sortedTimes();
+    if (s.length < 2 || !isFinite(t)) return 0;
+    let lo = 0, hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (s[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    let up = lo;
+    hi = s.length;
+    while (up < hi) {
+      const mid = (up + hi) >> 1;
+      if (s[mid] <= t) up = mid + 1;
+      else hi = mid;
+    }
+    return Math.min(1, ((lo + up - 1) / 2) / (s.length - 1));
+  }
+
+  /** Test hook: how the time colours spread over the layout's nodes: the
+   *  share of nodes in each tenth of the scale. */
+  timeBands(): number[] {
+    const bands = new Array<number>(10).fill(0);
+    const n = this.lay.count;
+    for (let v = 0; v < n; v++) bands[Math.min(9, Math.floor(this.timeQuantile(this.lay.time[v]) * 10))]++;
+    return bands.map((b) => b / Math.max(1, n));
   }
 
   private drawLegend(): void {
@@ -819,13 +853,15 @@ export class GraphView {
       this.legend.appendChild(h("span", { class: "legend-item" }, sw, text));
     };
     if (this.colorBy === "time") {
-      const max = this.m.maxAvg || 0;
+      const s = this.sortedTimes();
+      const at = (q: number) => (s.length ? s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))] : 0);
       const bar = h("span", { class: "time-scale", id: "time-scale" });
       const stops: string[] = [];
-      for (let i = 0; i <= 10; i++) stops.push(GraphView.timeColor((max * i) / 10, max));
+      for (let i = 0; i <= 10; i++) stops.push(GraphView.timeColor(i / 10));
       bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
-      this.legend.appendChild(h("span", { class: "legend-item" }, h("span", { text: "0 ms" }), bar,
-        h("span", { text: `${fmtMs(max, 4)} (slowest layer; log scale, groups sum their layers)` })));
+      this.legend.appendChild(h("span", { class: "legend-item time-legend" }, h("span", { text: fmtMs(at(0), 4) }), bar,
+        h("span", { text: `${fmtMs(at(1), 4)} · median ${fmtMs(at(0.5), 4)}, 90th percentile ${fmtMs(at(0.9), 4)}` + (this.m.predicted ? " (predicted)" : "") +
+          ` · quantile scale: each step of colour holds a tenth of the ${this.grouping ? "nodes (groups sum their layers)" : "layers"}` })));
     } else if (this.colorBy === "precision") {
       for (const p of distinctIds(this.m, this.m.precisionId)) item(precisionColor(p), p);
     } else {

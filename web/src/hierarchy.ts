@@ -6,7 +6,6 @@
 // selects a layer, Escape goes up.
 import { h, clear, ellipsis, fmtMs, fmtPct, fmtInt, sizeCanvas, cssVar } from "./dom";
 import { inkOn, DrawnText } from "./contrast";
-import { typeColor } from "./graph";
 import type { Model } from "./model";
 
 export interface TNode {
@@ -182,7 +181,7 @@ function merge(root: TNode): TNode {
   return r;
 }
 
-export interface Rect { x: number; y: number; w: number; h: number; node: TNode; depth: number }
+export interface Rect { x: number; y: number; w: number; h: number; node: TNode; depth: number; open?: boolean; labelled?: boolean }
 
 /** Squarified treemap of the children of a group inside a rectangle. */
 export function squarify(kids: TNode[], x: number, y: number, w: number, h: number, total: number, out: (n: TNode, x: number, y: number, w: number, h: number) => void): void {
@@ -236,6 +235,9 @@ const HEADER = 18;
 const TABLE_ROWS = 50;
 /** Rectangles smaller than this (CSS px²) are not drawn one by one. */
 const MIN_AREA = 6;
+/** Area per part (px²) from which a group is drawn open: a 44 × 20 tile
+ *  holds a label. */
+const LEGIBLE_AREA = 44 * 20;
 
 export class HierarchyView {
   readonly el: HTMLElement;
@@ -300,9 +302,9 @@ export class HierarchyView {
   }
 
   /** For tests: the drawn rectangles of the current level (CSS px, canvas-relative). */
-  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number }[]; total: number; text: ReturnType<DrawnText["report"]> } {
+  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number; open: boolean; labelled: boolean }[]; total: number; text: ReturnType<DrawnText["report"]> } {
     return { at: this.at ? this.at.path : "", total: this.at ? this.at.value : 0, text: this.drawn.report(),
-      rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value })) };
+      rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value, open: !!r.open, labelled: !!r.labelled })) };
   }
 
   private open(n: TNode): void {
@@ -374,9 +376,13 @@ export class HierarchyView {
     const total = at.value;
     let hidden = 0;
     squarify(kids, 0, 0, W, H, total, (n, x, y, w, hh) => {
-      this.rects.push({ x, y, w, h: hh, node: n, depth: 1 });
-      if (n.children && w > 24 && hh > HEADER + 8) {
-        squarify(n.children, x + 2, y + HEADER, w - 4, hh - HEADER - 2, n.value, (c, cx, cy, cw, ch) => {
+      // A group opens into its parts when they are big enough to be
+      // labelled on average; otherwise it is one tile in its main type's
+      // colour with its name (click to open it), not a grey box of specks.
+      const open = !!n.children && w > 24 && hh > HEADER + 8 && ((w - 4) * (hh - HEADER - 2)) / n.children.length >= LEGIBLE_AREA;
+      this.rects.push({ x, y, w, h: hh, node: n, depth: 1, open });
+      if (open) {
+        squarify(n.children!, x + 2, y + HEADER, w - 4, hh - HEADER - 2, n.value, (c, cx, cy, cw, ch) => {
           if (cw * ch >= MIN_AREA) this.rects.push({ x: cx, y: cy, w: cw, h: ch, node: c, depth: 2 });
           else hidden++;
         });
@@ -384,7 +390,7 @@ export class HierarchyView {
     });
     for (const r of this.rects) {
       const n = r.node;
-      if (r.depth === 1 && n.children) {
+      if (r.depth === 1 && r.open) {
         g.fillStyle = head;
         g.fillRect(r.x, r.y, r.w, r.h);
         g.strokeStyle = panel;
@@ -399,13 +405,14 @@ export class HierarchyView {
         }
         continue;
       }
-      const fill = typeColor(n.type);
+      const fill = this.m.colors.get(n.type) || "#999";
       g.fillStyle = fill;
       g.fillRect(r.x, r.y, r.w, r.h);
       g.strokeStyle = panel;
       g.lineWidth = 1;
       g.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(0, r.w - 1), Math.max(0, r.h - 1));
-      if (r.w > 40 && r.h > 16) {
+      r.labelled = r.w > 40 && r.h > 16;
+      if (r.labelled) {
         g.fillStyle = inkOn(fill);
         g.fillText(fit(g, n.children ? `${n.name} (${fmtInt(n.count)})` : n.name, r.w - 6), r.x + 3, r.y + 3);
         this.drawn.add(n.children ? "group label" : "layer label", inkOn(fill), fill);

@@ -5,7 +5,7 @@ import { barChart } from "./charts";
 import { GraphView } from "./graph";
 import { buildModel, distinct, setTactics, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isProfileOnly, isTimed, showDetails, validationPanel } from "./panels";
-import { latencyPanel, paretoPanel, topFindingsPanel } from "./overview";
+import { latencyPanel, markPareto, paretoPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
 import { RooflineView } from "./roofline";
@@ -13,6 +13,7 @@ import { arrowTabs, ViewTabs } from "./tabs";
 import { showCompare } from "./compare";
 import { loadColumns, loadTactics } from "./loader";
 import { LayerTable } from "./table";
+import { TYPE_PALETTE } from "./colors";
 import type { AnalyzeData, Backend, Breakdown, Finding } from "./types";
 
 interface Current {
@@ -111,6 +112,7 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     current!.graph?.select(layer, open);
     current!.tree?.select(layer);
     current!.roof?.select(layer);
+    markPareto(where, view, layer);
     showDetails(details, current!.m, layer, select);
   };
   const details = h("div", { class: "details", id: "details" }, h("p", { class: "muted", text: "Click a bar, a graph node or a table row to see the layer's tensors, formats, tactic, metadata and parameters." }));
@@ -319,6 +321,9 @@ function main(): void {
     nodeState: (layer: number) => current?.graph?.nodeState(layer),
     inView: (layer: number) => current?.graph?.inView(layer),
     viewOf: (layer: number) => current?.graph?.viewOf(layer),
+    timeBands: () => current?.graph?.timeBands(),
+    palette: () => TYPE_PALETTE,
+    typeColors: () => (current?.m ? [...current.m.colors.values()] : []),
     edgeReport: () => current?.graph?.edgeReport(),
     textColours: () => current?.graph?.textColours() || [],
     rows: () => Array.from(current?.table?.visibleRows() || []),

@@ -2,6 +2,7 @@
 // writes (layers-<b>.js): flat arrays indexed by layer, built in linear
 // time, so the table, the graph and filters never touch layer objects.
 import type { Backend, Columns } from "./types";
+import { typeColors } from "./colors";
 
 export interface Model {
   b: Backend;
@@ -41,6 +42,8 @@ export interface Model {
   predicted: boolean;
   /** row of a layer index (findings name layers); -1 when no row shows it */
   rowOf: (layer: number) => number;
+  /** colour of each layer type (colors.ts), shared by the graph and the hierarchy */
+  colors: Map<string, string>;
 }
 
 export function buildModel(b: Backend, bi: number, c: Columns): Model {
@@ -99,11 +102,13 @@ export function buildModel(b: Backend, bi: number, c: Columns): Model {
     for (let i = 0; i < n; i++) if (c.layer[i] >= 0 && !m.has(c.layer[i])) m.set(c.layer[i], i);
     rowOf = (l: number) => m.get(l) ?? -1;
   }
-  return {
-    records: !!c.layer, predicted: c.predicted, rowOf,
+  const model: Model = {
+    records: !!c.layer, predicted: c.predicted, rowOf, colors: new Map(),
     b, bi, n, names: c.names, type, precision, typeId, precisionId, tactic, subgraph, avg, pct, pos, order,
     timed: c.timed, outStart, outAdj, inStart, inAdj, maxAvg, outLabel, strings: s, myelin: Int32Array.from(c.myelin), conv: Int32Array.from(c.conv),
   };
+  model.colors = typeColors(distinctIds(model, model.typeId));
+  return model;
 }
 
 function ints(v: ArrayLike<number>): Int32Array {

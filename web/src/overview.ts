@@ -2,7 +2,7 @@
 // quote, with its source, beside the profiled layer sum), what to do (the
 // top findings with the time they can recover) and where the time goes (a
 // Pareto chart of the slowest layers).
-import { h, svg, badge, fmtInt, fmtMs, fmtPct, ellipsis } from "./dom";
+import { h, svg, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis, keepTokens } from "./dom";
 import { runCard } from "./run";
 import type { Backend, BackendView, DiagnosisRef, Finding, FindingPrice, TopLayer } from "./types";
 
@@ -182,6 +182,26 @@ function appendChecked(sec: HTMLElement, b: Backend, room: number): void {
   sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: "All findings and what is already good ↓" }));
 }
 
+/** Marks the Pareto bar of a selected layer (row) and says which layer it
+ *  is under the chart, with a link down to its details; no mark when the
+ *  layer has no bar. */
+export function markPareto(sec: HTMLElement, view: BackendView, layer: number): void {
+  for (const g of sec.querySelectorAll<SVGElement>(".pareto-bar")) {
+    const on = g.dataset.layer === String(layer);
+    g.classList.toggle("selected", on);
+    g.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  const line = sec.querySelector<HTMLElement>("#pareto-selected");
+  if (!line) return;
+  clear(line);
+  const r = (view.top || []).find((x) => x.layer === layer);
+  if (!r) return;
+  line.append("Selected: ", h("span", { class: "mono cut-line", text: r.name, title: r.name }),
+    ` ${fmtMs(r.avg_ms, 4)} (${fmtPct(r.percentage)}, ${r.layer_type}) `,
+    h("a", { class: "more", attrs: { href: "#explorer" }, text: "details ↓" }));
+  keepTokens(line);
+}
+
 /** The slowest layers as bars with their cumulative share of the layer
  *  time, with 50/80/90 % marks; clicking a bar selects its layer. */
 export function paretoPanel(b: Backend, view: BackendView, onSelect: (layer: number) => void): HTMLElement {
@@ -231,6 +251,9 @@ export function paretoPanel(b: Backend, view: BackendView, onSelect: (layer: num
   el.appendChild(svg("polyline", { points: pts.join(" "), class: "cum-line" }));
   el.appendChild(svg("text", { x: L, y: H - 6, class: "axis-label" }, `slowest ${top.length} layers, left to right (click a bar to open it)`));
   sec.appendChild(el);
+  // What a click did, where the click was: the bar is marked and this line
+  // names the layer (the details panel is further down the page).
+  sec.appendChild(h("p", { class: "pareto-selected", id: "pareto-selected", attrs: { "aria-live": "polite" } }));
   const c = b.concentration;
   sec.appendChild(h("p", { class: "muted", id: "pareto-note",
     text: `These ${top.length} layers take ${fmtPct(cum)} of the layer time.` + (c ? ` Half the time is in ${fmtInt(c.layers_50)} layer${c.layers_50 === 1 ? "" : "s"}, 80% in ${fmtInt(c.layers_80)}, 90% in ${fmtInt(c.layers_90)}.` : "") }));

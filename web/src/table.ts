@@ -7,7 +7,7 @@ import { distinctIds, type Model } from "./model";
 
 const ROW_H = 26;
 
-const cell = (cls: string) => h("span", { class: cls, attrs: { role: "cell" } });
+const cell = (cls: string) => h("span", { class: cls, attrs: { role: "gridcell" } });
 const OVERSCAN = 8;
 
 export type SortKey = "topo" | "time" | "share" | "name";
@@ -111,7 +111,7 @@ export class LayerTable {
       if (row && row.dataset.layer) this.onSelect(Number(row.dataset.layer));
     });
     this.body.addEventListener("keydown", (ev) => this.key(ev));
-    this.el = h("div", { class: "layer-table" + (m.timed ? "" : " untimed"), attrs: { role: "table", "aria-label": "Layer table" } }, controls, head, this.body);
+    this.el = h("div", { class: "layer-table" + (m.timed ? "" : " untimed"), attrs: { role: "grid", "aria-label": "Layer table", "aria-readonly": "true" } }, controls, head, this.body);
     this.refresh();
   }
 
@@ -287,7 +287,7 @@ export class LayerTable {
         cell("c-pos"), cell("c-name"), cell("c-type"), cell("c-prec"), cell("c-tactic"));
       if (m.timed) {
         row.appendChild(cell("c-num"));
-        row.appendChild(h("span", { class: "c-num c-share", attrs: { role: "cell" } }, h("span", { class: "bar" }), h("span", { class: "val" })));
+        row.appendChild(h("span", { class: "c-num c-share", attrs: { role: "gridcell" } }, h("span", { class: "bar" }), h("span", { class: "val" })));
       }
       this.pool.push(row);
       this.body.appendChild(row);
@@ -303,6 +303,7 @@ export class LayerTable {
       row.style.transform = `translateY(${(first + j) * ROW_H}px)`;
       row.dataset.layer = String(i);
       row.classList.toggle("selected", i === this.selected);
+      row.setAttribute("aria-selected", i === this.selected ? "true" : "false");
       const c = row.children;
       c[0].textContent = String(m.pos[i]);
       c[1].textContent = m.names[i];
