@@ -524,3 +524,114 @@ func TestItems100k(t *testing.T) {
 	})
 	noJSErrors(t, p)
 }
+
+// TestLogOnlyReport is issue 23 item 1 for log-derived backends (a trtexec
+// console log alone, from ../shared/issues): the page quotes the measured
+// time, lists which file and lines gave each measured number, shows what
+// the log says (the overview items), and a --loadEngine run's trtexec
+// defaults ("Precision: FP32") are not shown as the build precision.
+func TestLogOnlyReport(t *testing.T) {
+	root := corpustest.IssuesDir(t, corpustest.Reports)
+	cases := []string{"issue-nvidia-tensorrt-2377-trt84-80ms-app-timing-not-engine", "issue-nvidia-tensorrt-4026-huge-fp32-inputs-h2d-as-long-as-compute"}
+	dirs, data := packageCorpus(t, root, cases)
+	p := newPage(t, 300*time.Second)
+	for i, c := range cases {
+		t.Run(c, func(t *testing.T) {
+			for bi := range data[i].Results {
+				b := &data[i].Results[bi]
+				if b.LayerCount > 0 || b.ProfileCount > 0 {
+					continue
+				}
+				eachLook(t, p, func(t *testing.T, look string) {
+					p.openBackend(t, fileURL(dirs[i]), b.Label)
+					if !eval[bool](t, p, `!!document.getElementById("log-facts")`) {
+						t.Fatalf("backend %s: no 'What the log says' panel", b.Label)
+					}
+					var ids []string
+					for _, o := range b.Overview {
+						ids = append(ids, o.ID)
+					}
+					if got := eval[[]string](t, p, `Array.from(document.querySelectorAll("#log-facts #overview-items > li")).map((e) => e.dataset.id)`); !slices.Equal(got, ids) {
+						t.Errorf("overview items %v, the analysis %v", got, ids)
+					}
+					rows := eval[[][]string](t, p, `Array.from(document.querySelectorAll("#fact-sources tr")).map((r) => Array.from(r.children).map((c) => c.textContent))`)
+					if m := b.Timing; m != nil && m.Measured != nil {
+						want, _ := expectedHeadline(b)
+						if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-want) > 1e-9*math.Max(1, want) {
+							t.Errorf("headline %v ms, want the measured %v", got, want)
+						}
+						for _, s := range m.Measured.Sources {
+							found := false
+							for _, r := range rows {
+								found = found || (len(r) == 4 && r[2] == s.File && (s.Lines == nil || r[3] == *s.Lines))
+							}
+							if !found {
+								t.Errorf("no row gives the source %s lines %v: %q", s.File, s.Lines, rows)
+							}
+						}
+					}
+					if bu := b.Build; bu != nil && bu.Precision == nil {
+						if txt := p.textOf(t, "#latency"); strings.Contains(txt, "FP32") || strings.Contains(txt, "FP16") {
+							t.Errorf("the How fast card states a precision the analysis does not know (a --loadEngine run?): %q", txt)
+						}
+					}
+					checkNoBrokenTokens(t, p, c)
+					if look == "1280x800-light" {
+						p.screenshot(t, "log-only-"+b.Label+"-"+look)
+					}
+				})
+			}
+		})
+	}
+	noJSErrors(t, p)
+}
+
+// TestLayerOnlyReport is issue 23 item 1 for a layer_only backend (a
+// generated engine without a profile): structure, precision and kernel
+// family mix, and the cost model's predicted times marked PREDICTED in the
+// headline, the Pareto chart, the table and the graph's colour by time.
+func TestLayerOnlyReport(t *testing.T) {
+	gen := t.TempDir()
+	runGen(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16", "--out", gen)
+	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &d.Results[0]
+	if b.Validation.AnalysisMode != contract.ModeLayerOnly || b.Prediction == nil {
+		t.Fatalf("generated engine: mode %s, prediction %v", b.Validation.AnalysisMode, b.Prediction != nil)
+	}
+	p := newPage(t, 300*time.Second)
+	eachLook(t, p, func(t *testing.T, look string) {
+		p.open(t, fileURL(dir))
+		if got := p.attr(t, "#latency", "data-predicted"); got != "1" {
+			t.Errorf("headline data-predicted=%q", got)
+		}
+		if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-b.Prediction.TotalMs) > 1e-9*math.Max(1, got) {
+			t.Errorf("headline %v, the prediction %v", got, b.Prediction.TotalMs)
+		}
+		for _, sel := range []string{"#latency-source", "#pareto h2"} {
+			if got := p.textOf(t, sel); !strings.Contains(got, "PREDICTED") {
+				t.Errorf("%s does not say PREDICTED: %q", sel, got)
+			}
+		}
+		if n := eval[int](t, p, `document.querySelectorAll("#pareto .pareto-bar").length`); n != min(20, b.LayerCount) {
+			t.Errorf("%d Pareto bars", n)
+		}
+		if got := eval[int](t, p, `document.querySelectorAll("#chart-tactics .bar-row").length`); got == 0 {
+			t.Error("no kernel family mix")
+		}
+		if got := p.textOf(t, "#layer-table .thead, .layer-table .thead"); !strings.Contains(got, "Predicted") {
+			t.Errorf("table header %q does not say the times are predicted", got)
+		}
+		if got := eval[string](t, p, `document.querySelector('#graph-color option[value="time"]').textContent`); !strings.Contains(got, "predicted") {
+			t.Errorf("graph colour option %q", got)
+		}
+		checkNoBrokenTokens(t, p, "layer-only")
+		if look == "1280x800-dark" {
+			p.screenshot(t, "layer-only-"+look)
+		}
+	})
+	noJSErrors(t, p)
+}

@@ -37,6 +37,9 @@ type topLayer struct {
 // profile_only backend (rows are records, see recordRows) the record's.
 func topLayers(b *contract.Backend, k int) []topLayer {
 	rows := recordRows(b)
+	if p := predicted(b); p != nil {
+		return topPredicted(b, p, k)
+	}
 	if b.Validation.AnalysisMode != contract.ModeLayerProfile && !rows {
 		return nil
 	}
@@ -74,6 +77,27 @@ func topLayers(b *contract.Backend, k int) []topLayer {
 			row = i
 		}
 		out = append(out, topLayer{Layer: row, Name: r.Name, AvgMs: r.AvgMs, Percentage: r.Percentage, LayerType: r.LayerType, Precision: r.Precision})
+	}
+	return out
+}
+
+// topPredicted is topLayers of a layer_only backend by the cost model's
+// predicted times (precision unknown without a record: the layer's first
+// output's data type).
+func topPredicted(b *contract.Backend, p *contract.Prediction, k int) []topLayer {
+	idx := make([]int, len(p.LayerMs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(p.LayerMs[y], p.LayerMs[x]) })
+	out := make([]topLayer, 0, min(k, len(idx)))
+	for _, i := range idx[:min(k, len(idx))] {
+		pct := 0.0
+		if p.TotalMs > 0 {
+			pct = 100 * p.LayerMs[i] / p.TotalMs
+		}
+		l := &b.Layers[i]
+		out = append(out, topLayer{Layer: i, Name: l.Name, AvgMs: p.LayerMs[i], Percentage: pct, LayerType: l.LayerType, Precision: precisionOf(l)})
 	}
 	return out
 }

@@ -3,10 +3,12 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -64,8 +66,18 @@ type backendView struct {
 	Slowest *slowestView `json:"slowest"`
 	// Top are the slowest layers, slowest first, for the first screen's
 	// Pareto chart (null when untimed).
-	Top         []topLayer  `json:"top"`
+	Top []topLayer `json:"top"`
+	// TacticMix counts the layers per tactic (kernel) family, most first:
+	// the records' tactic_family, or for layers without a record the
+	// family layerfacts derives from the layer's tactic name.
+	TacticMix   []countRow  `json:"tactic_mix"`
 	Conversions conversions `json:"conversions"`
+}
+
+// countRow is one row of a count breakdown.
+type countRow struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
 }
 
 type slowestView struct {
@@ -96,6 +108,7 @@ type columns struct {
 	// for a layer that is none; convKind holds the kinds themselves.
 	Conv     []int32 `json:"conv"`
 	convKind []string
+	families map[string]int // layers per tactic family
 	// EdgeLabel is, per edge, the id in Strings of the tensor it carries
 	// ("dims|format"), -1 when the tensor is not known.
 	EdgeLabel []int32 `json:"edge_label"`
@@ -183,7 +196,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		N: n, Timed: b.Validation.AnalysisMode == contract.ModeLayerProfile && len(b.Records) > 0,
 		Names: make([]string, n), TypeID: make([]int32, n), PrecID: make([]int32, n), TacticID: make([]int32, n),
 		SubID: make([]int32, n), Myelin: make([]int32, n), Topo: b.Graph.TopoOrder,
-		Conv: make([]int32, n), convKind: make([]string, n),
+		Conv: make([]int32, n), convKind: make([]string, n), families: map[string]int{},
 	}
 	var deriver *layerfacts.Deriver // facts of layers without a record
 	st := &stringTable{ids: map[string]int32{}}
@@ -256,12 +269,14 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		if r := rec[i]; r >= 0 {
 			rr := &b.Records[r]
 			kind = layerfacts.ConversionKind(rr.Tags, rr.FusedOps, rr.InputTypes, rr.OutputTypes, rr.Name)
+			c.families[rr.TacticFamily]++
 		} else if l.LayerType != "" {
 			if deriver == nil {
 				deriver = layerfacts.NewDeriver()
 			}
 			f := deriver.Derive(engineLayer(l))
 			kind = layerfacts.ConversionKind(f.Tags, f.FusedOps, f.InputTypes, f.OutputTypes, l.Name)
+			c.families[f.TacticFamily]++
 		}
 		c.convKind[i], c.Conv[i] = kind, -1
 		if kind != "" {
@@ -271,6 +286,21 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 		c.SubID[i] = -1
 		if l.Subgraph != "" {
 			c.SubID[i] = st.id(l.Subgraph)
+		}
+	}
+	if p := predicted(b); p != nil && !c.Timed {
+		// layer_only with the cost model's times: the time columns hold
+		// them, marked predicted (the app says so wherever it shows them).
+		c.Timed, c.Predicted = true, true
+		c.Avg, c.Pct = make([]float64, n), make([]float64, n)
+		for i, ms := range p.LayerMs {
+			c.Avg[i] = ms
+			if p.TotalMs > 0 {
+				c.Pct[i] = 100 * ms / p.TotalMs
+			}
+			if slowest == nil || ms > slowest.AvgMs {
+				slowest = &slowestView{Layer: i, Name: b.Layers[i].Name, AvgMs: ms, Percentage: c.Pct[i], LayerType: b.Layers[i].LayerType}
+			}
 		}
 	}
 	if len(c.Topo) != n {
@@ -286,6 +316,29 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 	c.EdgeLabel = edgeLabels(b, st)
 	c.Strings, c.Tactics = st.list, tt.list
 	return c, slowest
+}
+
+// predicted returns b's per-layer prediction when b is layer_only and it
+// has one time per layer, else nil.
+func predicted(b *contract.Backend) *contract.Prediction {
+	p := b.Prediction
+	if b.Validation.AnalysisMode != contract.ModeLayerOnly || p == nil || len(p.LayerMs) != len(b.Layers) || len(b.Layers) == 0 {
+		return nil
+	}
+	return p
+}
+
+// countRows lists counts by name, most first, ties by name.
+func countRows(m map[string]int) []countRow {
+	out := make([]countRow, 0, len(m))
+	for k, v := range m {
+		if k == "" {
+			k = "unknown"
+		}
+		out = append(out, countRow{k, v})
+	}
+	slices.SortFunc(out, func(a, b countRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name)) })
+	return out
 }
 
 // recordRows reports whether the report's rows of b are its profile
@@ -369,6 +422,12 @@ func summary(d *contract.AnalyzeData) *contract.AnalyzeData {
 		b.Records = nil
 		b.Graph.Edges = nil
 		b.Graph.TopoOrder = nil
+		if b.Prediction != nil {
+			// The per-layer times are in the columns (predicted).
+			p := *b.Prediction
+			p.LayerMs, p.LayerBound = nil, nil
+			b.Prediction = &p
+		}
 		b.Overview = append([]contract.OverviewItem(nil), b.Overview...)
 		for k := range b.Overview {
 			b.Overview[k].Layers = nil
@@ -405,7 +464,7 @@ func planView(dir string, d *contract.AnalyzeData, encoded []byte, idx *contract
 		}
 		name, tactics, sources := fmt.Sprintf("layers-%d.js", bi), fmt.Sprintf("tactics-%d.js", bi), fmt.Sprintf("sources-%d.js", bi)
 		views[bi] = backendView{Columns: name, Tactics: tactics, Sources: sources, Rows: "layers", Chunk: DetailChunk, Chunks: (cols.N + DetailChunk - 1) / DetailChunk, Slowest: slowest,
-			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols)}
+			Top: topLayers(b, TopLayers), Conversions: findConversions(b, cols), TacticMix: countRows(cols.families)}
 		if rows {
 			views[bi].Rows = "records"
 		}

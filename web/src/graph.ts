@@ -113,7 +113,7 @@ export class GraphView {
     const color = h("select", { id: "graph-color", class: "filter", attrs: { "aria-label": "Colour by" } },
       h("option", { text: "Colour: layer type", attrs: { value: "type" } }),
       h("option", { text: "Colour: precision", attrs: { value: "precision" } }),
-      m.timed ? h("option", { text: "Colour: time", attrs: { value: "time" } }) : null);
+      m.timed ? h("option", { text: m.predicted ? "Colour: predicted time" : "Colour: time", attrs: { value: "time" } }) : null);
     color.addEventListener("change", () => {
       this.colorBy = color.value as "type" | "time" | "precision";
       this.drawLegend();

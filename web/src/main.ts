@@ -5,7 +5,7 @@ import { barChart } from "./charts";
 import { GraphView } from "./graph";
 import { buildModel, distinct, setTactics, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isProfileOnly, isTimed, showDetails, validationPanel } from "./panels";
-import { latencyPanel, markPareto, paretoPanel, topFindingsPanel } from "./overview";
+import { hasLogFacts, latencyPanel, markPareto, paretoPanel, sourcesPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
 import { RooflineView } from "./roofline";
@@ -124,6 +124,18 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     keepTokens(v);
   }
   const byRecord = view.rows === "records";
+  if (failed && !byRecord && b.layer_count === 0 && hasLogFacts(b)) {
+    // Log-derived: what the companion files (a trtexec log) say, and from
+    // which lines; no layers to explore.
+    const first = h("div", { class: "first-screen log-screen", id: "first-screen" }, latencyPanel(b, view, false), sourcesPanel(b),
+      (b.issues || []).length ? topFindingsPanel(b, false, () => undefined) : null);
+    root.appendChild(first);
+    keepTokens(first);
+    root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
+    window.__trtperfFirstRender = window.__trtperfFirstRender || performance.now();
+    markReady();
+    return;
+  }
   if (failed && !byRecord) {
     root.appendChild(analysisPanel(window.TRTPERF_ANALYSIS));
     markReady();
@@ -201,6 +213,9 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
       if (!timed) {
         charts.appendChild(barChart("chart-type", "Layers by type", countBreakdown(m.type), false, 6));
         charts.appendChild(barChart("chart-precision", "Layers by precision", countBreakdown(m.precision), false, 5));
+        if (view.tactic_mix && view.tactic_mix.length) {
+          charts.appendChild(barChart("chart-tactics", "Layers by kernel (tactic) family", view.tactic_mix.map((r) => ({ name: r.name, count: r.count, time_ms: 0, percentage: 0 })), false, 6));
+        }
         keepTokens(charts);
       }
       const table = new LayerTable(m);

@@ -39,7 +39,9 @@ export function latencyOf(b: Backend, timed: boolean): Latency {
     return { ms: t.end_to_end.median_ms, source: `measured end to end, median of ${fmtInt(t.end_to_end.iterations)} inferences (${t.end_to_end.source})`, measured: true, layerSum };
   }
   const d = (b as Backend & { diagnosis?: DiagnosisRef | null }).diagnosis;
-  if (d && num(d.reference_ms) !== null && d.reference_source && d.reference_source !== "layer_sum") {
+  // A predicted reference (layer_only: the cost model) is no measurement:
+  // latencyPanel shows it marked PREDICTED.
+  if (d && num(d.reference_ms) !== null && d.reference_source && d.reference_source !== "layer_sum" && d.reference_source !== "predicted") {
     return { ms: d.reference_ms!, source: `measured: ${d.reference_source.replace(/_/g, " ")}`, measured: true, layerSum };
   }
   return { ms: layerSum, source: layerSum === null ? "no timing" : "sum of profiled layer averages (no measured latency in the dumps)", measured: false, layerSum };
@@ -50,6 +52,21 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
   const lat = latencyOf(b, timed);
   const sec = h("section", { class: "panel headline", id: "latency", attrs: { "aria-label": "Latency" } });
   sec.appendChild(h("h2", { text: "How fast" }));
+  const pr = b.prediction;
+  if (lat.ms === null && pr && pr.total_ms > 0) {
+    // layer_only: the cost model's prediction, said to be one.
+    const big = h("div", { class: "big-number predicted", id: "latency-value", text: "≈ " + fmtMs(pr.total_ms) });
+    sec.appendChild(big);
+    sec.dataset.value = String(pr.total_ms);
+    sec.dataset.measured = "0";
+    sec.dataset.predicted = "1";
+    sec.appendChild(h("p", { class: "predicted-note", id: "latency-source",
+      text: `PREDICTED, not measured: the per-layer cost model's layer sum on ${pr.device || "an assumed GPU"}` +
+        (pr.device_source === "default_class" ? " (an assumed device class)" : pr.device_source === "folder" ? " (another backend's device)" : "") +
+        (pr.error_pct ? `; its median error on the calibration corpus is ±${pr.error_pct.toFixed(0)}%` : "") + ". Profile the engine for the real time." }));
+    appendFacts(sec, b, view, timed);
+    return sec;
+  }
   const big = h("div", { class: "big-number", id: "latency-value", text: lat.ms === null ? "—" : fmtMs(lat.ms) });
   sec.appendChild(big);
   if (lat.ms !== null) sec.dataset.value = String(lat.ms);
@@ -79,6 +96,12 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
     sec.appendChild(h("p", { class: "noise", id: "noise-warning", attrs: { role: "note" },
       text: `Noisy: the profile averages ${b.count === 1 ? "a single iteration" : `only ${b.count} iterations`}. Small layer times are unreliable; re-profile with more iterations (trtexec --iterations=100 --avgRuns=10).` }));
   }
+  appendFacts(sec, b, view, timed);
+  return sec;
+}
+
+/** The card's last line: layers, concentration, conversions. */
+function appendFacts(sec: HTMLElement, b: Backend, view: BackendView, timed: boolean): void {
   const facts = h("p", { class: "facts" });
   // A profile_only backend counts its profiled layers (its layer info is
   // missing or names-only).
@@ -94,7 +117,6 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
     facts.appendChild(conv);
   }
   sec.appendChild(facts);
-  return sec;
 }
 
 /** Findings in the analysis' order: by score, which weighs the recoverable
@@ -161,6 +183,55 @@ function appendOverview(sec: HTMLElement, b: Backend): void {
   sec.appendChild(ul);
 }
 
+/** Whether a backend has facts from its companion files (a trtexec log,
+ *  metadata, --exportTimes) although it has no usable layers or profile:
+ *  a log-derived backend. */
+export function hasLogFacts(b: Backend): boolean {
+  return !!(b.timing && b.timing.measured) || !!b.build || !!b.device || (b.overview || []).length > 0;
+}
+
+/** "Where each fact comes from": for a log-derived backend, the overview
+ *  items the log gave, then each measured source with its file and lines,
+ *  the build's and the device's source files. */
+export function sourcesPanel(b: Backend): HTMLElement {
+  const sec = h("section", { class: "panel", id: "log-facts", attrs: { "aria-label": "What the files say" } }, h("h2", { text: "What the log says" }));
+  const items = (b.overview || []).filter((o) => o.id !== "minor_items");
+  if (items.length) {
+    const ul = h("ul", { class: "overview-items", id: "overview-items" });
+    for (const o of items) {
+      const ev = h("ul", { class: "evidence" });
+      for (const e of o.evidence || []) ev.appendChild(h("li", { text: e }));
+      ul.appendChild(h("li", { attrs: { "data-id": o.id } }, h("span", { class: "finding-title", text: o.title }), ev));
+    }
+    sec.appendChild(ul);
+  }
+  sec.appendChild(h("h3", { text: "Which lines gave which facts" }));
+  const tb = h("tbody", { id: "fact-sources" });
+  const row = (fact: string, value: string, file: string, lines: string) =>
+    tb.appendChild(h("tr", null, h("td", { text: fact }), h("td", { class: "c-num", text: value }), h("td", { class: "mono", text: file }), h("td", { class: "mono", text: lines })));
+  const m = b.timing ? b.timing.measured : null;
+  for (const s of (m && m.sources) || []) {
+    const what = s.gpu_compute_median_ms !== null ? ["GPU compute, median", s.gpu_compute_median_ms] : ["latency, median", s.latency_median_ms];
+    row(`measured ${what[0]}${s.run ? ` (run ${s.run})` : ""}`, typeof what[1] === "number" ? fmtMs(what[1] as number) : "—", s.file, s.lines || "");
+  }
+  const bu = b.build;
+  if (bu) {
+    const files = (bu.sources || []).join(", ");
+    if (bu.tensorrt_version) row("TensorRT version", bu.tensorrt_version, files, "");
+    if (bu.precision) row("build precision", bu.precision, files, "");
+    if (bu.loaded_engine) row("engine loaded (--loadEngine: not built in this run)", bu.loaded_engine, files, "");
+  }
+  if (b.device) row("GPU", b.device.name, b.device.source, "");
+  if (!tb.childElementCount) {
+    sec.appendChild(h("p", { class: "muted", text: "No measured numbers, build or device facts in the companion files." }));
+  } else {
+    sec.appendChild(h("div", { class: "table-scroll" }, h("table", { class: "tensors" },
+      h("thead", null, h("tr", null, h("th", { text: "Fact" }), h("th", { text: "Value" }), h("th", { text: "File" }), h("th", { text: "Lines" }))), tb)));
+  }
+  keepTokens(sec);
+  return sec;
+}
+
 /** Under fewer than three findings, the panel also says what else was
  *  checked: the candidates too small to score (behind one line) and up to
  *  `room` things that are already good, so a clean engine's panel says why
@@ -206,7 +277,10 @@ export function markPareto(sec: HTMLElement, view: BackendView, layer: number): 
  *  time, with 50/80/90 % marks; clicking a bar selects its layer. */
 export function paretoPanel(b: Backend, view: BackendView, onSelect: (layer: number) => void): HTMLElement {
   const top: TopLayer[] = (view.top || []).slice(0, 20);
-  const sec = h("section", { class: "panel", id: "pareto", attrs: { "aria-label": "Where the time goes" } }, h("h2", { text: "Where the time goes: slowest layers" }));
+  const predicted = b.validation.analysis_mode === "layer_only" && !!b.prediction;
+  const sec = h("section", { class: "panel", id: "pareto", attrs: { "aria-label": "Where the time goes" } },
+    h("h2", { text: predicted ? "Where the time goes: slowest layers (PREDICTED)" : "Where the time goes: slowest layers" }));
+  if (predicted && top.length) sec.appendChild(h("p", { class: "predicted-note", text: "Predicted by the cost model from the layer info and the device, not measured: profile the engine (trtexec --exportProfile) for real times." }));
   if (!top.length) {
     sec.appendChild(h("p", { class: "muted", text: "Needs a per-layer profile." }));
     return sec;

@@ -93,7 +93,8 @@ export class LayerTable {
       name: h("span", { class: "c-name", attrs: { role: "columnheader" } }, sortHead("name", "Layer name", "hover a name to see it whole; drag the edge to widen the column; click to sort by name"), grip),
     };
     if (m.timed) {
-      this.heads.time = h("span", { class: "c-num", attrs: { role: "columnheader" } }, sortHead("time", "Avg", "average time per inference; click to sort, slowest first"));
+      this.heads.time = h("span", { class: "c-num", attrs: { role: "columnheader" } }, m.predicted ? sortHead("time", "Predicted", "time the cost model predicts (not measured); click to sort, slowest first")
+        : sortHead("time", "Avg", "average time per inference; click to sort, slowest first"));
       this.heads.share = h("span", { class: "c-num", attrs: { role: "columnheader" } }, sortHead("share", "Share", "share of the summed layer time; click to sort, largest first"));
     }
     const head = h("div", { class: "trow thead", attrs: { role: "row" } },

@@ -93,6 +93,8 @@ export interface BackendView {
   chunk: number;
   slowest: { layer: number; name: string; avg_ms: number; percentage: number; layer_type: string } | null;
   top: TopLayer[] | null;
+  /** layers per tactic (kernel) family, most first */
+  tactic_mix: { name: string; count: number }[] | null;
   conversions: { count: number; time_ms: number; list: Conversion[] | null };
 }
 
