@@ -379,7 +379,17 @@ export class HierarchyView {
       // A group opens into its parts when they are big enough to be
       // labelled on average; otherwise it is one tile in its main type's
       // colour with its name (click to open it), not a grey box of specks.
-      const open = !!n.children && w > 24 && hh > HEADER + 8 && ((w - 4) * (hh - HEADER - 2)) / n.children.length >= LEGIBLE_AREA;
+      let open = !!n.children && w > 24 && hh > HEADER + 8;
+      if (open && n.value > 0) {
+        // Open when parts big enough to label would fill most of it.
+        const inner = (w - 4) * (hh - HEADER - 2);
+        let legible = 0;
+        for (const c of n.children!) {
+          const a = (inner * c.value) / n.value;
+          if (a >= LEGIBLE_AREA * 1.5) legible += a;
+        }
+        open = legible >= 0.8 * inner;
+      }
       this.rects.push({ x, y, w, h: hh, node: n, depth: 1, open });
       if (open) {
         squarify(n.children!, x + 2, y + HEADER, w - 4, hh - HEADER - 2, n.value, (c, cx, cy, cw, ch) => {
