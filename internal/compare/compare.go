@@ -26,30 +26,15 @@ type Side struct {
 // profiled times, a profile_only one on its profile (layer kinds guessed
 // from names), a layer_only one on the cost model's predicted times.
 func Interpretable(b *contract.Backend) string {
-	v := b.Validation
-	switch v.AnalysisMode {
-	case contract.ModeLayerProfile, contract.ModeProfileOnly:
-		if b.Timing == nil || len(b.Records) == 0 {
-			return fmt.Sprintf("backend %s has no timing", b.Label)
-		}
-		return ""
-	case contract.ModeLayerOnly:
-		if !predicted(b) {
-			return fmt.Sprintf("backend %s has layer info but neither a profile nor predicted times", b.Label)
-		}
-		return ""
+	why := contract.WhyNotComparable(b)
+	if why != "" && b.Validation.Status != contract.StatusPassed && b.Validation.AnalysisMode == contract.ModeUnusable {
+		return fmt.Sprintf("%s (%s)", why, firstError(b.Validation.Messages))
 	}
-	if v.Status != contract.StatusPassed {
-		return fmt.Sprintf("backend %s failed validation (%s)", b.Label, firstError(v.Messages))
-	}
-	return fmt.Sprintf("backend %s has no timing (analysis_mode %s)", b.Label, v.AnalysisMode)
+	return why
 }
 
 // predicted reports whether the cost model predicted every layer's time.
-func predicted(b *contract.Backend) bool {
-	p := b.Prediction
-	return p != nil && p.TotalMs > 0 && len(p.LayerMs) == len(b.Layers)
-}
+func predicted(b *contract.Backend) bool { return contract.HasPrediction(b) }
 
 // recordsOf are the records a comparison reads: the profile's, or for a
 // layer_only backend one per layer with the cost model's predicted time.

@@ -580,11 +580,16 @@ func (v *pairView) aligned(r *row) contract.AlignedRow {
 	if ar.Changes == nil {
 		ar.Changes = []string{}
 	}
+	// A profile_only record has no layer (-1): the row names it instead.
 	for _, i := range r.g.a {
-		ar.ALayers = append(ar.ALayers, v.al.A.recs[i].Layer)
+		if l := v.al.A.recs[i].Layer; l >= 0 {
+			ar.ALayers = append(ar.ALayers, l)
+		}
 	}
 	for _, j := range r.g.b {
-		ar.BLayers = append(ar.BLayers, v.al.B.recs[j].Layer)
+		if l := v.al.B.recs[j].Layer; l >= 0 {
+			ar.BLayers = append(ar.BLayers, l)
+		}
 	}
 	if len(r.g.a) > 0 {
 		i := r.g.a[0]

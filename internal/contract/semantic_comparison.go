@@ -6,9 +6,9 @@ import (
 )
 
 // Semantic rules of the comparison section:
-//   - the baseline and both sides of every pair are backends with usable
-//     timing (passed, layer_profile); every pair's a is the baseline and no
-//     b repeats;
+//   - the baseline and both sides of every pair are backends with
+//     comparable timing (WhyNotComparable); every pair's a is the baseline
+//     and no b repeats;
 //   - delta_ms = b_ms − a_ms, delta_pct and b_time_ratio agree with them; on
 //     layer_sum, a_ms and b_ms are the sides' sums of layer averages and the
 //     scales are 1;
@@ -26,8 +26,8 @@ func (c *checker) comparison(d *AnalyzeData, labels map[string]int) {
 			return nil
 		}
 		b := &d.Results[i]
-		if b.Validation.Status != StatusPassed || b.Validation.AnalysisMode != ModeLayerProfile || b.Timing == nil {
-			c.add(ptr, "backend %q has no usable timing, so it cannot be compared", label)
+		if why := WhyNotComparable(b); why != "" {
+			c.add(ptr, "backend %q cannot be compared: %s", label, why)
 			return nil
 		}
 		return b
@@ -67,10 +67,16 @@ func (c *checker) pair(ptr string, p *ComparisonPair, a, b *Backend) {
 			c.add(ptr+"/a_scale", "on layer_sum the scales must be 1 (got %g, %g)", p.AScale, p.BScale)
 		}
 	}
+	// Two different models keep only their totals: no rows, no breakdowns,
+	// every aligned group counted as omitted.
+	endToEnd := len(p.Rows) == 0 && p.RowsOmitted > 0 && len(p.ByType)+len(p.ByPrec)+len(p.ByRegion) == 0
 	for _, g := range []struct {
 		name string
 		rows []GroupDelta
 	}{{"by_type", p.ByType}, {"by_precision", p.ByPrec}, {"by_region", p.ByRegion}} {
+		if endToEnd {
+			break
+		}
 		var am, bm, dm float64
 		var an, bn int
 		for _, r := range g.rows {
@@ -107,8 +113,8 @@ func (c *checker) pair(ptr string, p *ComparisonPair, a, b *Backend) {
 		c.add(ptr+"/rows", "rows plus rows_omitted_delta_ms sum to %g, delta_ms is %g", sum, p.DeltaMs)
 	}
 	al := &p.Alignment
-	if a != nil && b != nil && (al.ALayers != len(a.Records) || al.BLayers != len(b.Records)) {
-		c.add(ptr+"/alignment", "a_layers/b_layers %d/%d, the backends have %d/%d records", al.ALayers, al.BLayers, len(a.Records), len(b.Records))
+	if a != nil && b != nil && (al.ALayers != ComparedRecords(a) || al.BLayers != ComparedRecords(b)) {
+		c.add(ptr+"/alignment", "a_layers/b_layers %d/%d, the backends have %d/%d records", al.ALayers, al.BLayers, ComparedRecords(a), ComparedRecords(b))
 	}
 	if al.Matched+al.Split+al.Merged+al.Regrouped+al.OnlyA > al.ALayers || al.Matched+al.Split+al.Merged+al.Regrouped+al.OnlyB > al.BLayers ||
 		al.ByName+al.BySourceOp+al.ByStructure+al.OnlyA != al.ALayers {
