@@ -95,7 +95,7 @@ func (p *logParser) startTable(layout string, header bool) {
 		iters, at := p.iters, p.itersAt
 		p.flush()
 		p.iters, p.itersAt = iters, at
-		r = p.run()
+		p.run() // opens the next run
 	}
 	line := p.lineNo
 	if p.itersAt > 0 && p.itersAt == p.lineNo-1 {

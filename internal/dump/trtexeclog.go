@@ -24,9 +24,6 @@ func ReadTrtexecLog(path string) ([]engine.Run, error) {
 }
 
 var (
-	// logPrefix is the "[02/21/2021-22:46:03] [I] " (and "[TRT] ") head of a
-	// trtexec log line; the timestamp is optional.
-	logPrefix   = regexp.MustCompile(`^(?:\[[0-9/:.\- ]+\]\s*)?\[([IWEVF])\]\s?(\[TRT\]\s?)?`)
 	versionTag  = regexp.MustCompile(`\[TensorRT v(\d+)\]`)
 	versionLine = regexp.MustCompile(`^TensorRT version: (\d+\.\d+\.\d+(?:\.\d+)?)`)
 	traceLine   = regexp.MustCompile(`^Timing trace has (\d+) queries over`)
