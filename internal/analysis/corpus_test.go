@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	"math"
 	"path/filepath"
 	"slices"
@@ -35,13 +34,7 @@ func TestCorpusMatchesExpected(t *testing.T) {
 				t.Fatalf("analyze: %v", err)
 			}
 			// Issue 2, acceptance 2: every corpus output passes the contract.
-			var buf bytes.Buffer
-			if err := contract.Encode(&buf, d); err != nil {
-				t.Fatalf("encode: %v", err)
-			}
-			if r := contract.Validate(buf.Bytes()); !r.SchemaOK() || !r.SemanticOK() {
-				t.Errorf("analyze-data.json breaks the contract: schema %v, semantic %v", r.Schema, r.Semantic)
-			}
+			keepsContract(t, d)
 			got := map[string]*contract.Backend{}
 			for i := range d.Results {
 				got[d.Results[i].Label] = &d.Results[i]

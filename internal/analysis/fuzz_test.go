@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"bytes"
 	"testing"
 
-	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/dump"
 	"github.com/trtperf/trtperf/internal/inputs"
@@ -40,14 +38,6 @@ func FuzzAnalyze(f *testing.F) {
 		if err != nil {
 			t.Fatalf("analyze: %v", err)
 		}
-		var buf bytes.Buffer
-		if err := contract.Encode(&buf, d); err != nil {
-			// Only non-finite numbers are refused by the encoder; the
-			// parsers must already have turned those into a failed backend.
-			t.Fatalf("encode: %v", err)
-		}
-		if r := contract.Validate(buf.Bytes()); !r.SchemaOK() || !r.SemanticOK() {
-			t.Fatalf("output breaks the contract: schema %v semantic %v", r.Schema, r.Semantic)
-		}
+		keepsContract(t, d)
 	})
 }

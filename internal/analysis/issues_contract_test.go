@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/load"
@@ -38,13 +36,7 @@ func TestIssueFoldersKeepTheContract(t *testing.T) {
 			if err != nil {
 				t.Fatalf("analyze: %v", err)
 			}
-			var buf bytes.Buffer
-			if err := contract.Encode(&buf, d); err != nil {
-				t.Fatalf("encode: %v", err)
-			}
-			if r := contract.Validate(buf.Bytes()); !r.SchemaOK() || !r.SemanticOK() {
-				t.Errorf("analyze-data.json breaks the contract: schema %v, semantic %v", r.Schema, r.Semantic)
-			}
+			keepsContract(t, d)
 		})
 	}
 	if n == 0 {
