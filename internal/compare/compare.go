@@ -45,20 +45,38 @@ func recordsOf(b *contract.Backend) []contract.Record {
 	return layerRecords(b, b.Prediction.LayerMs)
 }
 
-// layerRecords are one record per layer of b's layer info, of its derived
-// type, timed by ms (nil: untimed). What a layer computes and writes
-// follows from the layer info alone, so the kinship evidence reads them
-// when there is no profile.
+// layerRecords are one record per layer of b's layer info, with the facts
+// the analysis derives for a profiled layer (type, precision, tactic
+// family, tensor cores, tags), timed by ms (nil: untimed). What a layer
+// computes, runs on and writes follows from the layer info alone, so the
+// kinship evidence and a comparison on predicted times read them when
+// there is no profile.
 func layerRecords(b *contract.Backend, ms []float64) []contract.Record {
 	out := make([]contract.Record, len(b.Layers))
+	var d layerfacts.Deriver
 	for i := range b.Layers {
 		l := &b.Layers[i]
-		out[i] = contract.Record{Name: l.Name, Layer: i, LayerType: layerfacts.DerivedType(l.LayerType), Tags: []string{}}
+		f := d.Derive(layerfacts.EngineLayer(l))
+		out[i] = contract.Record{Name: l.Name, Layer: i, LayerType: f.DerivedType, RawLayerType: l.LayerType,
+			Precision: f.Precision, InputTypes: nonNil(f.InputTypes), OutputTypes: nonNil(f.OutputTypes),
+			Tactic: l.TacticName, TacticFamily: f.TacticFamily, TensorCore: f.TensorCore.Bool(),
+			FusedOps: f.FusedOps, Tags: nonNil(f.Tags)}
+		if f.MyelinGraph >= 0 {
+			g := f.MyelinGraph
+			out[i].MyelinGraph = &g
+		}
 		if i < len(ms) {
 			out[i].AvgMs = ms[i]
 		}
 	}
 	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func firstError(ms []contract.Message) string {

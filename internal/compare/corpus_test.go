@@ -165,3 +165,46 @@ func perturbProfile(t *testing.T, path string, f float64) {
 		t.Fatal(err)
 	}
 }
+
+// From layer info alone (profiles dropped at test time) a comparison runs
+// on predicted times, but how each layer was built is known: the reasons
+// name the same build differences the measured comparison names (the
+// baseline is the predicted fastest, which need not be the measured one).
+func TestCorpusComparisonsFromLayerInfoAlone(t *testing.T) {
+	src := corpustest.Dir(t, corpustest.Comparison)
+	for _, c := range []struct {
+		folder string
+		pairs  map[string]string // b → words its reasons must hold
+	}{
+		{"trex-resnet18-a100-fp32-fp16", map[string]string{"fp32": "run FP16 in fp16 and TF32 in fp32"}},
+		{"fuzzy-resnet18-rtx3060-three-paths", map[string]string{"onnx-trt": "and FP32 in onnx-trt"}},
+		{"trex-mobilenetv2-qat-titanrtx", map[string]string{"int8-qat": "standalone Q/DQ layers run in int8-qat only"}},
+	} {
+		t.Run(c.folder, func(t *testing.T) {
+			dir := t.TempDir()
+			layers, err := filepath.Glob(filepath.Join(src, c.folder, "layers_*.json"))
+			if err != nil || len(layers) < 2 {
+				t.Fatalf("layer info of %s: %v %v", c.folder, layers, err)
+			}
+			for _, f := range layers {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := analyze(t, dir)
+			for b, words := range c.pairs {
+				p := pairOf(t, d, b)
+				if p.Measure != contract.MeasurePredicted {
+					t.Errorf("%s: measure %s, want predicted", b, p.Measure)
+				}
+				if reasons := strings.Join(p.Reasons, "\n"); !strings.Contains(reasons, words) {
+					t.Errorf("%s: reasons do not name %q:\n%s", b, words, reasons)
+				}
+			}
+		})
+	}
+}

@@ -72,7 +72,7 @@ func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 	p.SameEngine = view.sameEngine()
 	p.Noise = noise(a, b, p)
 	p.Verdict = verdict(p)
-	p.Reasons = view.reasons(a.Name, b.Name)
+	p.Reasons = view.reasons(a.Name, b.Name, p.Measure)
 	if n := placementNote(a, b); n != "" {
 		p.Reasons = append([]string{n}, p.Reasons...) // where the layers ran explains the rest
 	}

@@ -89,7 +89,7 @@ type reason struct {
 // reasons names where the difference comes from, largest first: layers
 // on one side only, precision and tensor-core changes, different fusion,
 // tactic changes, and what is left on layers built the same way.
-func (v *pairView) reasons(aName, bName string) []string {
+func (v *pairView) reasons(aName, bName, measure string) []string {
 	var rs []reason
 	type agg struct {
 		n  int
@@ -153,6 +153,10 @@ func (v *pairView) reasons(aName, bName string) []string {
 				// A side without detailed layer info (profile_only, or
 				// predicted records): how the layers were built is unknown.
 				add("%d matched layers (build unknown without detailed layer info) take different time", 1, d)
+			case measure == contract.MeasurePredicted:
+				// Same build facts: the cost model sees other shapes or
+				// bytes, not a measured difference.
+				add("%d matched layers built the same way are predicted to take different time (other shapes or bytes)", 1, d)
 			default:
 				add("%d matched layers built the same way take different time", 1, d)
 			}

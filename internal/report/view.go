@@ -14,7 +14,6 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
-	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -274,7 +273,7 @@ func buildColumns(b *contract.Backend) (*columns, *slowestView) {
 			if deriver == nil {
 				deriver = layerfacts.NewDeriver()
 			}
-			f := deriver.Derive(engineLayer(l))
+			f := deriver.Derive(layerfacts.EngineLayer(l))
 			kind = layerfacts.ConversionKind(f.Tags, f.FusedOps, f.InputTypes, f.OutputTypes, l.Name)
 			c.families[f.TacticFamily]++
 		}
@@ -393,19 +392,6 @@ func buildRecordColumns(b *contract.Backend) (*columns, *slowestView) {
 	}
 	c.Strings, c.Tactics = st.list, tt.list
 	return c, slowest
-}
-
-// engineLayer is what layerfacts reads of a contract layer.
-func engineLayer(l *contract.Layer) *engine.Layer {
-	tensors := func(ts []contract.Tensor) []engine.Tensor {
-		out := make([]engine.Tensor, len(ts))
-		for i := range ts {
-			out[i] = engine.Tensor{Name: ts[i].Name, Dims: ts[i].Dimensions, Format: ts[i].Format}
-		}
-		return out
-	}
-	return &engine.Layer{Name: l.Name, Type: l.LayerType, Inputs: tensors(l.Inputs), Outputs: tensors(l.Outputs),
-		ParameterType: l.ParameterType, TacticName: l.TacticName, TacticValue: l.TacticValue, Origin: l.Origin, Metadata: l.Metadata, Subgraph: l.Subgraph}
 }
 
 // summary is d without the per-layer arrays (shared slices elsewhere are
