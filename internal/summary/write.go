@@ -175,6 +175,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
+	writeComparisonText(w, d, p)
 	for _, v := range views {
 		fmt.Fprintf(w, "\nbackend %s: %s %s, %s, %d layers, %d profile records, %s\n",
 			p.bold(v.Label), p.status(v.Status), v.Mode, headerFacts(v), v.Layers, v.Records, countText(v.Count))
@@ -338,6 +339,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			fmt.Fprintf(w, "- %s\n", mdCell(f))
 		}
 	}
+	writeComparisonMarkdown(w, d)
 	for _, v := range views {
 		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
 		fmt.Fprintf(w, "%s, %d layers, %d profile records, %s", headerFacts(v), v.Layers, v.Records, countText(v.Count))

@@ -1,0 +1,49 @@
+package summary
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/trtperf/trtperf/internal/contract"
+)
+
+// comparisonLines are the summary's answer to "which build is faster":
+// the comparison section's one-sentence verdicts, one per pair; each
+// sentence names both builds and the measure compared. A folder of one usable backend has none.
+func comparisonLines(c *contract.Comparison) []string {
+	if c == nil || len(c.Pairs) == 0 {
+		return nil
+	}
+	why := "the fastest"
+	if c.BaselineReason != "fastest" {
+		why = "chosen"
+	}
+	lines := []string{fmt.Sprintf("baseline %s (%s)", c.Baseline, why)}
+	for _, p := range c.Pairs {
+		lines = append(lines, p.Summary) // names both builds and the measure
+	}
+	return lines
+}
+
+func writeComparisonText(w io.Writer, d *contract.AnalyzeData, p palette) {
+	lines := comparisonLines(d.Comparison)
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s, %s\n", p.bold("comparison"), lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	fmt.Fprintf(w, "  %s\n", p.dim("(trtperf compare gives the layer-by-layer breakdown)"))
+}
+
+func writeComparisonMarkdown(w io.Writer, d *contract.AnalyzeData) {
+	lines := comparisonLines(d.Comparison)
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nComparison, %s:\n\n", mdCell(lines[0]))
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "- %s\n", mdCell(l))
+	}
+}
