@@ -245,6 +245,7 @@ func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, pa
 		}
 	}
 	checkWhatElseWasChecked(t, p, b, at)
+	checkTensorRTVersion(t, p, b, at)
 	ai := p.box(t, "#analysis", false)
 	if !ai.Found || ai.Height > 56 || !strings.HasPrefix(p.textOf(t, "#analysis-none"), "No AI analysis") {
 		t.Errorf("%s: without analyze.md the AI panel should be one line; it is %.0f px high: %q", at, ai.Height, p.textOf(t, "#analysis"))
@@ -254,6 +255,36 @@ func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, pa
 	}
 	if txt := eval[string](t, p, `document.body.innerText + " " + document.title`); strings.Contains(txt, parent) {
 		t.Errorf("%s: the page shows the directory %s above the input folder", at, parent)
+	}
+}
+
+// checkTensorRTVersion: the How fast card's TensorRT row names the
+// version a log or metadata gives, else the range the analysis inferred
+// from the file formats with its source (as summary prints it), and says
+// "version unknown" only when neither is known.
+func checkTensorRTVersion(t *testing.T, p *page, b *contract.Backend, at string) {
+	t.Helper()
+	want := ""
+	switch r := b.TensorRTRange; {
+	case b.Build != nil && b.Build.TensorRTVersion != nil:
+		want = *b.Build.TensorRTVersion
+	case r != nil && r.Max == nil:
+		want = r.Min + " or newer (from file formats)"
+	case r != nil && *r.Max == r.Min:
+		want = r.Min + " (from file formats)"
+	case r != nil:
+		want = r.Min + "–" + *r.Max + " (from file formats)"
+	case b.Build != nil:
+		want = "version unknown"
+	}
+	got := eval[string](t, p, `(() => { const e = document.getElementById("run-trt"); return e ? e.textContent : ""; })()`)
+	if !strings.Contains(got, want) || (want == "" && got != "") {
+		t.Errorf("%s: the How fast card's TensorRT row says %q, want %q", at, got, want)
+	}
+	if r := b.TensorRTRange; r != nil && len(r.Evidence) > 0 {
+		if title := p.attr(t, "#run-trt", "title"); !strings.Contains(title, r.Evidence[0]) {
+			t.Errorf("%s: the TensorRT range's hover text %q does not give its evidence %q", at, title, r.Evidence[0])
+		}
 	}
 }
 

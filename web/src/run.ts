@@ -2,7 +2,7 @@
 // measurement card of the first screen, and the per-iteration latency plot
 // (timing.measured.per_iteration, from trtexec --exportTimes).
 import { h, svg, fmtInt, fmtMs } from "./dom";
-import type { Backend, Measured } from "./types";
+import type { Backend, Measured, VersionRange } from "./types";
 
 export type Series = NonNullable<Measured["per_iteration"]>;
 
@@ -17,6 +17,14 @@ export function sig(v: number): string {
   if (a >= 10) return v.toFixed(1);
   if (a >= 1) return v.toFixed(2);
   return v.toPrecision(3);
+}
+
+/** The TensorRT releases a backend's files fit, as summary writes them:
+ *  "8.4–10.16 (from file formats)", "8.6 or newer (…)", "7.2 (…)". */
+export function trtRangeText(r: VersionRange): string {
+  const src = " (from file formats)";
+  if (r.max === null || r.max === undefined) return r.min + " or newer" + src;
+  return (r.max === r.min ? r.min : `${r.min}–${r.max}`) + src;
 }
 
 /** The device, build and measurement facts as a compact definition list;
@@ -42,13 +50,18 @@ export function runCard(b: Backend): HTMLElement | null {
     if (peaks.length) row("Peak", "run-peaks", [`${peaks.join(" · ")} TFLOP/s dense`], d.peak_basis === "table" ? "datasheet figures" : "SM count × clock × per-SM rate");
   }
   const bu = b.build;
+  const range = b.tensorrt_range;
+  const rangeText = range ? trtRangeText(range) : null;
+  const rangeWhy = range ? `TensorRT ${rangeText}:\n${(range.evidence || []).join("\n")}` : undefined;
   if (bu) {
     const flags = bu.precision_flags && bu.precision_flags.length ? ` (${bu.precision_flags.join(" ")})` : "";
-    row("TensorRT", "run-trt", [bu.tensorrt_version ? bu.tensorrt_version : "version unknown",
+    row("TensorRT", "run-trt", [bu.tensorrt_version ? bu.tensorrt_version : rangeText || "version unknown",
       bu.precision ? bu.precision + flags : flags.trim() || null,
       bu.inference_shapes || bu.build_shapes],
-      bu.command || (bu.sources || []).join(", ") || undefined);
+      [bu.command || (bu.sources || []).join(", "), !bu.tensorrt_version ? rangeWhy : ""].filter((x) => x).join("\n") || undefined);
     if (bu.warnings && bu.warnings.length) row("Warnings", "run-warnings", [bu.warnings.slice(0, 2).join("; ") + (bu.warnings.length > 2 ? ` (+${bu.warnings.length - 2} more)` : "")], bu.warnings.join("\n"));
+  } else if (rangeText) {
+    row("TensorRT", "run-trt", [rangeText], rangeWhy);
   }
   const m = b.timing ? b.timing.measured : null;
   if (m) {
