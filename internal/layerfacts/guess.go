@@ -19,7 +19,9 @@ const (
 	// on) and, in TensorRT 7, the reformatters of a DLA subgraph record
 	// ("{a,b} output reformatter 0"). The DLA runs asynchronously to the
 	// GPU, so the per-layer profiler books most of the DLA's run time on the
-	// record that waits for it: this is DLA time, not a copy's cost.
+	// record that waits for it: this is DLA time, not a copy's cost. The
+	// names are checked against real TensorRT 7 and 8 DLA profiles (the
+	// sources are cited in internal/analysis/dla_test.go).
 	KindDLATransfer = "DLATransfer"
 )
 
