@@ -2,8 +2,10 @@ package summary
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -30,20 +32,24 @@ var (
 
 // view is the printed model of one backend.
 type view struct {
-	Label     string                  `json:"label"`
-	Status    string                  `json:"status"`
-	Mode      string                  `json:"analysis_mode"`
-	Messages  []string                `json:"messages"`
-	Layers    int                     `json:"layer_count"`
-	Records   int                     `json:"profile_count"`
-	Count     *int64                  `json:"count"`
-	TotalMs   float64                 `json:"total_ms"`
-	MedianMs  *float64                `json:"median_ms"`
-	EndToEnd  *contract.EndToEnd      `json:"end_to_end,omitempty"`
-	Measured  *contract.Measured      `json:"measured,omitempty"`
-	Category  string                  `json:"category"`
-	Top       []row                   `json:"top"`
-	TopOf     int                     `json:"top_of"`
+	Label    string             `json:"label"`
+	Status   string             `json:"status"`
+	Mode     string             `json:"analysis_mode"`
+	Messages []string           `json:"messages"`
+	Layers   int                `json:"layer_count"`
+	Records  int                `json:"profile_count"`
+	Count    *int64             `json:"count"`
+	TotalMs  float64            `json:"total_ms"`
+	MedianMs *float64           `json:"median_ms"`
+	EndToEnd *contract.EndToEnd `json:"end_to_end,omitempty"`
+	Measured *contract.Measured `json:"measured,omitempty"`
+	Category string             `json:"category"`
+	Top      []row              `json:"top"`
+	TopOf    int                `json:"top_of"`
+	// Untimed is the records the profile gives no time (0 ms averages:
+	// constants and no-ops TensorRT lists but does not run), kept out of
+	// the top table and named on one line instead.
+	Untimed   []string                `json:"untimed,omitempty"`
 	Tables    []table                 `json:"breakdowns"`
 	Findings  []contract.Finding      `json:"findings"`
 	Diagnosis *contract.Diagnosis     `json:"diagnosis,omitempty"`
@@ -154,7 +160,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		v.RunsLevelsOff = levelsOff(b.Runs)
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Predicted = predictedOf(b, opt.Top)
-		v.Top, v.TopOf = topRows(b, opt.Top, v.TotalMs)
+		v.Top, v.TopOf, v.Untimed = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}
 		if opt.By != "" {
 			by = []string{opt.By}
@@ -175,8 +181,10 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 }
 
 // topRows returns the n most expensive records with share and cumulative
-// share of total, and how many timed records there are.
-func topRows(b *contract.Backend, n int, total float64) ([]row, int) {
+// share of total, how many records there are, and — when the table lists
+// every timed record — the names of those with no time (a row of zeros
+// says nothing about where the time goes).
+func topRows(b *contract.Backend, n int, total float64) ([]row, int, []string) {
 	if n <= 0 {
 		n = 20
 	}
@@ -186,18 +194,45 @@ func topRows(b *contract.Backend, n int, total float64) ([]row, int) {
 	}
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(b.Records[y].AvgMs, b.Records[x].AvgMs) })
 	rows := []row{}
+	var untimed []string
 	cum := 0.0
-	for k, i := range idx {
-		if k == n {
-			break
-		}
+	for _, i := range idx {
 		r := &b.Records[i]
+		if r.AvgMs <= 0 {
+			untimed = append(untimed, r.Name)
+			continue
+		}
+		if len(rows) == n {
+			continue
+		}
 		share := 0.0
 		if total > 0 {
 			share = r.AvgMs / total * 100
 		}
 		cum += share
-		rows = append(rows, row{Rank: k + 1, Name: r.Name, Type: r.LayerType, Precision: r.Precision, AvgMs: r.AvgMs, Share: share, Cum: cum})
+		rows = append(rows, row{Rank: len(rows) + 1, Name: r.Name, Type: r.LayerType, Precision: r.Precision, AvgMs: r.AvgMs, Share: share, Cum: cum})
 	}
-	return rows, len(b.Records)
+	if len(rows)+len(untimed) < len(b.Records) {
+		// The table is cut before the timed records end: the untimed
+		// ones would not have been reached either.
+		untimed = nil
+	}
+	return rows, len(b.Records), untimed
+}
+
+// untimedLine is the line after the top table naming the records with no
+// time; "" when every record has one.
+func untimedLine(names []string, width int) string {
+	if len(names) == 0 {
+		return ""
+	}
+	shown := make([]string, 0, 3)
+	for _, n := range names[:min(3, len(names))] {
+		shown = append(shown, Shorten(n, width))
+	}
+	text := strings.Join(shown, ", ")
+	if len(names) > len(shown) {
+		text += fmt.Sprintf(" and %d more", len(names)-len(shown))
+	}
+	return fmt.Sprintf("%d record(s) take no time and are not listed: %s", len(names), text)
 }

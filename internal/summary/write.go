@@ -242,6 +242,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			g.add(ms(r.AvgMs), pct(r.Share), pct(r.Cum), strconv.Itoa(r.Rank), r.Type, r.Precision, Shorten(r.Name, opt.NameWidth))
 		}
 		g.write(w, "  ", p.dim)
+		if u := untimedLine(v.Untimed, opt.NameWidth); u != "" {
+			fmt.Fprintf(w, "\n  %s\n", u)
+		}
 		for _, t := range v.Tables {
 			if len(t.Rows) == 0 {
 				continue
@@ -390,6 +393,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		fmt.Fprintf(w, "\n### Top %d of %d layers\n\n| # | avg ms | share | cum | type | precision | name |\n|---:|---:|---:|---:|---|---|---|\n", len(v.Top), v.TopOf)
 		for _, r := range v.Top {
 			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", r.Rank, ms(r.AvgMs), pct(r.Share), pct(r.Cum), mdCell(r.Type), r.Precision, mdCell(Shorten(r.Name, opt.NameWidth)))
+		}
+		if u := untimedLine(v.Untimed, opt.NameWidth); u != "" {
+			fmt.Fprintf(w, "\n%s\n", mdCell(u))
 		}
 		for _, t := range v.Tables {
 			if len(t.Rows) == 0 {

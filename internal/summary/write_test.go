@@ -108,3 +108,26 @@ func TestWriteFormats(t *testing.T) {
 		t.Error("unknown breakdown accepted")
 	}
 }
+
+// TestTopTableLeavesOutUntimedRecords: a record with no time (a constant or
+// no-op TensorRT lists but does not run, as in pasted profile JSON) printed
+// a row of zeros in the top table; it is named on one line instead, in
+// every format that prints the table.
+func TestTopTableLeavesOutUntimedRecords(t *testing.T) {
+	for _, format := range []string{"text", "markdown"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, sample(), Options{Format: format, Top: 10}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Contains(out, "0.0000") {
+			t.Errorf("%s: a row of zeros is printed:\n%s", format, out)
+		}
+		if !strings.Contains(out, "1 record(s) take no time and are not listed: zero") {
+			t.Errorf("%s: the untimed record is not named:\n%s", format, out)
+		}
+		if !strings.Contains(strings.ToLower(out), "top 2 of 3 layers") {
+			t.Errorf("%s: header does not count the timed rows shown of all records:\n%s", format, out)
+		}
+	}
+}
