@@ -104,7 +104,7 @@ func evalQDQPlacement(c *evaluation) *contract.Finding {
 		if g, ok := c.gemvOf(r.Layer); ok && g.rows <= limits.gemvMaxRows {
 			return false // a batch-1 GEMV runs on CUDA cores whatever its I/O types
 		}
-		if in, _ := c.channels(r.Layer); in > 0 && in <= 4 {
+		if in, _ := c.channels(r.Layer, c.class(r)); in > 0 && in <= 4 {
 			// A first convolution over a 3-channel image runs int8x4 for
 			// its channel count; only float output makes it Q/DQ's.
 			return floatOut(r)

@@ -52,6 +52,8 @@ var ruleCases = []struct {
 	{"FP32 engine says FP32 cannot use tensor cores", "fp32_engine", build("fp32", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: f32T, In: f32, Out: f32, Ms: 3}}), true},
 	{"FP32 engine twin: FP16 engine", "fp32_engine", build("fp16", []L{conv("Conv_0", 3)}), false},
 	{"channels 100 in FP16", "channel_alignment", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 9, From: []int{0}, Params: `{"OutMaps":36,"Groups":1}`, InDims: []int64{1, 36, 8, 8}}}), true},
+	{"channels from the dimensions of a layer line without parameters", "channel_alignment", build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 9, From: []int{0}, InDims: []int64{1, 64, 200, 200}, OutDims: []int64{1, 2, 200, 200}}}), true},
+	{"channels twin: the misaligned convolution is memory-bound", "channel_alignment", withBound(build("fp16", []L{conv("Conv_0", 3), {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 9, From: []int{0}, InDims: []int64{1, 64, 200, 200}, OutDims: []int64{1, 2, 200, 200}}}), 1, contract.RooflineBoundMemory), false},
 	{"channels twin: 64/128 and a 3-channel image input", "channel_alignment", build("fp16", []L{{Name: "Conv_0", Type: "CaskConvolution", Tactic: tcF6, Ms: 3, Params: `{"OutMaps":64,"Groups":1}`, InDims: []int64{1, 3, 224, 224}}, {Name: "Conv_1", Type: "CaskConvolution", Tactic: tcF6, Ms: 1, From: []int{0}, Params: `{"OutMaps":128,"Groups":1}`}}), false},
 	{"shape kernels 20%", "dynamic_shape_overhead", build("fp16", []L{{Name: "dummy_shape_call__mye1_0_myl1_0", Type: "shape_call", Ms: 1}, {Name: "/Cast_myl1_1", Type: "kgen", In: "Int32", Out: "Half", Ms: 1}, conv("Conv_1", 8, 1)}), true},
 	{"shape twin: zero-time reshape NoOps", "dynamic_shape_overhead", build("fp16", []L{{Name: "/Reshape", Type: "NoOp", Ms: 0}, conv("Conv_1", 8, 0)}), false},
@@ -430,4 +432,10 @@ func TestFP32EngineTF32Answer(t *testing.T) {
 			t.Errorf("TF32 timed %v: fp32_engine evidence lacks %q: %+v", c.timed, c.want, f)
 		}
 	}
+}
+
+// withBound places record i of b on the roofline with the given bound.
+func withBound(b *contract.Backend, i int, bound string) *contract.Backend {
+	b.Records[i].Roofline = &contract.RecordRoofline{TimeMs: b.Records[i].AvgMs, Bound: &bound}
+	return b
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/costmodel"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -111,7 +112,7 @@ func evalNoTensorCore(c *evaluation) *contract.Finding {
 		fmt.Sprintf("%d %s convolution/GEMM layers use CUDA-core tactics: %.4f ms (%.2f%% of the profile).", len(recs), c.target, sumMs(recs), c.pct(sumMs(recs))))
 	stem := 0
 	for i, r := range recs {
-		in, _ := c.channels(r.Layer)
+		in, _ := c.channels(r.Layer, c.class(r))
 		if in > 0 && in <= 4 {
 			stem++
 		}
@@ -246,15 +247,23 @@ func alignment(p string) int64 {
 }
 
 // channels returns a conv/GEMM layer's input and output channels: C of the
-// first input and OutMaps for convolutions; K (last input dim) and N (last
-// output dim) for GEMMs. 0 when unknown.
-func (c *evaluation) channels(layer int) (in, out int64) {
+// first input and OutMaps for convolutions (C of the first output when the
+// layer info has no parameters, as a verbose build log's layer line); K
+// (last input dim) and N (last output dim) for GEMMs. 0 when unknown.
+func (c *evaluation) channels(layer int, k class) (in, out int64) {
 	l := &c.b.Layers[layer]
 	p := c.convParams(layer)
-	if p.hasOut {
-		out = p.out
+	conv := p.hasOut || k.has(tgConv) && !k.has(tgGemm)
+	if conv {
+		// NCHW and its vectorised formats: TensorRT writes the logical
+		// dimensions, channels second.
 		if len(l.Inputs) > 0 && len(l.Inputs[0].Dimensions) >= 3 {
 			in = l.Inputs[0].Dimensions[1]
+		}
+		if p.hasOut {
+			out = p.out
+		} else if len(l.Outputs) > 0 && len(l.Outputs[0].Dimensions) >= 3 {
+			out = l.Outputs[0].Dimensions[1]
 		}
 		return in, out
 	}
@@ -265,6 +274,31 @@ func (c *evaluation) channels(layer int) (in, out int64) {
 		}
 	}
 	return 0, 0
+}
+
+// notMathBound reports whether a layer's time is known to be set by
+// memory traffic or launch overhead rather than its arithmetic: its
+// measured roofline position says memory, or, without one, the cost model
+// says memory or launch. Padded channels waste math, so such a layer gives
+// nothing back when they are aligned (a head convolution writing two
+// channels of a large map moves bytes, it does not multiply).
+func (c *evaluation) notMathBound(r *contract.Record) bool {
+	if rf := r.Roofline; rf != nil && rf.Bound != nil {
+		return *rf.Bound != contract.RooflineBoundCompute
+	}
+	m := c.model
+	if m == nil || r.Layer < 0 || r.Layer >= len(m.Layers) {
+		return false
+	}
+	p := m.Params
+	if p == nil {
+		p = &costmodel.Calibrated
+	}
+	switch p.Time(&m.Device, &m.Layers[r.Layer]).Bound {
+	case costmodel.BoundMemory, costmodel.BoundLaunch:
+		return true
+	}
+	return false
 }
 
 func evalChannelAlignment(c *evaluation) *contract.Finding {
@@ -289,7 +323,7 @@ func evalChannelAlignment(c *evaluation) *contract.Finding {
 			ch[p].skip = true
 			continue
 		}
-		ch[p].in, ch[p].out = c.channels(int(t.layer))
+		ch[p].in, ch[p].out = c.channels(int(t.layer), t.k)
 	}
 	var bads []bad
 	var recs []*contract.Record
@@ -297,8 +331,8 @@ func evalChannelAlignment(c *evaluation) *contract.Finding {
 		a, in, out := int64(c.tinfo[j].k.align), ch[p].in, ch[p].out
 		// Inputs of 4 channels or fewer are image inputs: TensorRT pads
 		// them and a first-layer kernel handles them.
-		if !ch[p].skip && (in > 0 && (in%a != 0 && in > 4) || out > 0 && out%a != 0) {
-			r := c.timed[j]
+		r := c.timed[j]
+		if !ch[p].skip && (in > 0 && (in%a != 0 && in > 4) || out > 0 && out%a != 0) && !c.notMathBound(r) {
 			bads = append(bads, bad{r, in, out, a})
 			recs = append(recs, r)
 		}
