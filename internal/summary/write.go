@@ -368,20 +368,23 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			}
 		}
 		if inv := v.Inventory; inv != nil {
-			fmt.Fprintf(w, "\n- Layer types: %s\n- Output formats: %s\n- Tactics: %s\n- Myelin layers: %d\n",
-				mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)), mdCell(countsText(inv.Tactics, 40)), inv.Myelin)
+			fmt.Fprintf(w, "\n- Layer types: %s\n- Output formats: %s\n", mdCell(countsText(inv.Types, 40)), mdCell(countsText(inv.Formats, 40)))
+			if len(inv.Tactics) > 0 {
+				fmt.Fprintf(w, "- Tactics: %s\n", mdCell(countsText(inv.Tactics, 40)))
+			}
+			fmt.Fprintf(w, "- Myelin layers: %d\n", inv.Myelin)
 		}
 		if pv := v.Predicted; pv != nil {
-			writePredictedMD(w, v, pv)
+			writePredictedMD(w, v, pv, opt.NameWidth)
 			continue
 		}
 		if !timed(v) {
 			// A backend without per-layer timing may still have what its
 			// log measured and says of the build.
 			if m := measuredText(v.Measured); m != "" {
-				fmt.Fprintf(w, "  measured %s\n", m)
+				fmt.Fprintf(w, "\n- Measured %s\n", mdCell(m))
 			}
-			writeOverview(w, v.Overview)
+			writeOverviewMD(w, v.Overview)
 			continue
 		}
 		if v.Guessed {
@@ -407,6 +410,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 			}
 		}
 		if v.Guessed {
+			writeOverviewMD(w, v.Overview)
 			continue
 		}
 		fmt.Fprintf(w, "\n### Findings\n\n")
@@ -429,6 +433,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				fmt.Fprintf(w, "- **%s**: %s\n", mdCell(ps.Title), mdCell(strings.Join(ps.Evidence, " ")))
 			}
 		}
+		writeOverviewMD(w, v.Overview)
 	}
 }
 
@@ -441,7 +446,11 @@ func writeCSV(w io.Writer, views []view) error {
 	for _, v := range views {
 		if v.Status != contract.StatusPassed || v.Mode != contract.ModeLayerProfile {
 			_ = cw.Write([]string{v.Label, "status", "", v.Status + " " + v.Mode, "", "", "", "", "", "", "", ""})
-			continue
+			if len(v.Top) == 0 {
+				continue
+			}
+			// A profile_only backend's rows: timed, with guessed kinds
+			// (the status row says so).
 		}
 		for _, r := range v.Top {
 			_ = cw.Write([]string{v.Label, "top", strconv.Itoa(r.Rank), r.Name, r.Type, r.Precision, "", f4(r.AvgMs), f4(r.Share), f4(r.Cum), "", ""})
@@ -485,12 +494,28 @@ func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) 
 }
 
 // writePredictedMD is writePredicted in markdown.
-func writePredictedMD(w io.Writer, v view, pv *predicted) {
+func writePredictedMD(w io.Writer, v view, pv *predicted, nameWidth int) {
 	fmt.Fprintf(w, "\n**PREDICTED** total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error on measured engines is %.0f%%.\n",
 		ms(pv.TotalMs), mdCell(pv.Device), strings.ReplaceAll(pv.DeviceSource, "_", " "), pv.ErrorPct)
+	fmt.Fprintf(w, "\n### Top %d layers by PREDICTED time\n\n| # | pred ms | share | cum | type | bound | name |\n|---:|---:|---:|---:|---|---|---|\n", len(pv.Top))
+	for _, r := range pv.Top {
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", r.Rank, ms(r.AvgMs), pct(r.Share), pct(r.Cum), mdCell(r.Type), r.Precision, mdCell(Shorten(r.Name, nameWidth)))
+	}
 	fmt.Fprintf(w, "\n#### Findings (%d)%s\n\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
 	for i, f := range v.Findings {
 		fmt.Fprintf(w, "%d. **%s** (`%s`, recoverable %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, f.Confidence)
+	}
+	writeOverviewMD(w, v.Overview)
+}
+
+// writeOverviewMD is writeOverview in markdown.
+func writeOverviewMD(w io.Writer, items []contract.OverviewItem) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Where the time goes (not findings)\n\n")
+	for _, o := range items {
+		fmt.Fprintf(w, "- **%s**: %s\n", mdCell(o.Title), mdCell(strings.Join(o.Evidence, " ")))
 	}
 }
 

@@ -131,3 +131,48 @@ func TestTopTableLeavesOutUntimedRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFormatPrintsWhatTextPrints: markdown printed a layer_only
+// backend without its PREDICTED top table and overview (and an empty
+// "Tactics:" line), and a profile_only backend without its overview; csv
+// printed a profile_only backend as a status row alone.
+func TestEveryFormatPrintsWhatTextPrints(t *testing.T) {
+	over := []contract.OverviewItem{{Title: "conv converts Int8 to Half", Evidence: []string{"line 1"}}}
+	d := &contract.AnalyzeData{Results: []contract.Backend{
+		{
+			Label: "lo", LayerCount: 1,
+			Validation: contract.BackendValidation{Status: contract.StatusPassed, AnalysisMode: contract.ModeLayerOnly},
+			Layers:     []contract.Layer{{Name: "conv", LayerType: "CaskConvolution"}},
+			Prediction: &contract.Prediction{TotalMs: 0.5, LayerMs: []float64{0.5}, LayerBound: []string{"launch"}, Device: "A10G"},
+			Overview:   over,
+		},
+		{
+			Label: "po", ProfileCount: 1,
+			Validation: contract.BackendValidation{Status: contract.StatusFailed, AnalysisMode: contract.ModeProfileOnly},
+			Timing:     &contract.Timing{AverageInferenceMs: 2},
+			Records:    []contract.Record{{Name: "guessed_conv", AvgMs: 2, LayerType: "Convolution"}},
+			Overview:   over,
+		},
+	}}
+	var md bytes.Buffer
+	if err := Write(&md, d, Options{Format: "markdown"}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	if !strings.Contains(out, "| 1 | 0.5000 | 100.00% | 100.00% | CaskConvolution | launch | conv |") {
+		t.Errorf("markdown lacks the PREDICTED top row:\n%s", out)
+	}
+	if strings.Count(out, "**conv converts Int8 to Half**: line 1") != 2 {
+		t.Errorf("markdown does not give both backends their overview:\n%s", out)
+	}
+	if strings.Contains(out, "Tactics: \n") {
+		t.Errorf("markdown prints an empty tactics line:\n%s", out)
+	}
+	var csv bytes.Buffer
+	if err := Write(&csv, d, Options{Format: "csv"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), "po,top,1,guessed_conv,Convolution") {
+		t.Errorf("csv lacks the profile_only backend's rows:\n%s", csv.String())
+	}
+}
