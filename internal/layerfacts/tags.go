@@ -2,6 +2,7 @@ package layerfacts
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -149,7 +150,8 @@ var wordTags = map[string]tagSet{
 	"elu": tActivation, "selu": tActivation, "mish": tActivation, "hardswish": tActivation,
 	"hardsigmoid": tActivation, "softplus": tActivation, "erf": tActivation, "relu6": tActivation,
 	"quickgelu": tActivation, "activation": tActivation, "act": tActivation,
-	"pwn": tPointwise, "pointwise": tPointwise,
+	"prelu": tActivation,
+	"pwn":   tPointwise, "pointwise": tPointwise,
 	"add": tElementwise, "sub": tElementwise, "mul": tElementwise, "div": tElementwise,
 	"pow": tElementwise, "elementwise": tElementwise, "sum": tElementwise,
 	"reformat": tReformat, "reformatting": tReformat,
@@ -397,4 +399,53 @@ func anyQuantized(ts []string) bool {
 		}
 	}
 	return false
+}
+
+// opWordTags are the tags of name words that say what a layer computes;
+// the words of kernel wrappers (pwn, pointwise, myelin, foreignnode,
+// plugin, noop) say how TensorRT ran work, not which operation.
+const opWordTags = tagMask &^ (tPointwise | tMyelin | tPlugin | tNoop | tGuessed)
+
+// OpWords returns the words of a layer name that name an operation — the
+// words of the tag vocabulary, lower case, trailing digits stripped, whole
+// words and CamelCase parts ("__myl_MulGtrSele" → mul) — in order of
+// first appearance, without kernel-wrapper words. Two tables' rows naming
+// the same operation word do the same kind of work, whatever the tool
+// that named them ("node_prelu", "[PARAMETRIC_RELU]-[aten_ops._prelu_kernel]").
+func OpWords(name string) []string {
+	var out []string
+	add := func(w string) {
+		w = strings.ToLower(w)
+		for len(w) > 1 && isDigit(w[len(w)-1]) {
+			w = w[:len(w)-1]
+		}
+		if t := wordTags[w]; t&opWordTags != 0 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	n := len(name)
+	for i := 0; i < n; {
+		if charClass[name[i]]&cAlnum == 0 {
+			i++
+			continue
+		}
+		start, part := i, i
+		prev := charClass[name[i]]
+		for i++; i < n; i++ {
+			cl := charClass[name[i]]
+			if cl&cAlnum == 0 {
+				break
+			}
+			if cl&cUpper != 0 && prev&cLower != 0 {
+				add(name[part:i])
+				part = i
+			}
+			prev = cl
+		}
+		add(name[start:i])
+		if part > start {
+			add(name[part:i])
+		}
+	}
+	return out
 }
