@@ -51,3 +51,22 @@ func ComparedRecords(b *Backend) int {
 	}
 	return len(b.Records)
 }
+
+// WhyNoRowComparison says why the rows two backends' tables share cannot
+// be compared row by row, or "" when they can: both hold profiled records
+// (layer_profile or profile_only), and at least one of them cannot be
+// compared as an engine (WhyNotComparable: a partial table), so the
+// engines themselves are not compared and only their shared rows are. One
+// rule for the producer and the semantic check.
+func WhyNoRowComparison(a, b *Backend) string {
+	for _, s := range []*Backend{a, b} {
+		m := s.Validation.AnalysisMode
+		if (m != ModeLayerProfile && m != ModeProfileOnly) || len(s.Records) == 0 {
+			return fmt.Sprintf("backend %s has no profiled rows", s.Label)
+		}
+	}
+	if WhyNotComparable(a) == "" && WhyNotComparable(b) == "" {
+		return fmt.Sprintf("backends %s and %s are compared as engines (comparison), not row by row", a.Label, b.Label)
+	}
+	return ""
+}

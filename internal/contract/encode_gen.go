@@ -39,6 +39,17 @@ func (e enc) analyzeData(v *AnalyzeData, s *stream) error {
 	} else {
 		e.comparison(v.Comparison)
 	}
+	if len(v.RowComparisons) != 0 {
+		e.Key(false, "row_comparisons")
+		e.Buf = append(e.Buf, '[')
+		for i0 := range v.RowComparisons {
+			if i0 > 0 {
+				e.Buf = append(e.Buf, ',')
+			}
+			e.rowComparison(&v.RowComparisons[i0])
+		}
+		e.Buf = append(e.Buf, ']')
+	}
 	e.Buf = append(e.Buf, '}')
 	return nil
 }
@@ -1437,5 +1448,70 @@ func (e enc) alignedRow(v *AlignedRow) {
 	e.Float("alignedRow.delta_ms", v.DeltaMs)
 	e.Key(false, "changes")
 	e.Strs(v.Changes)
+	e.Buf = append(e.Buf, '}')
+}
+
+// rowComparison writes a RowComparison object.
+func (e enc) rowComparison(v *RowComparison) {
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "a")
+	e.Str(v.A)
+	e.Key(false, "b")
+	e.Str(v.B)
+	e.Key(false, "why")
+	e.Str(v.Why)
+	e.Key(false, "rows")
+	e.Buf = append(e.Buf, '[')
+	for i0 := range v.Rows {
+		if i0 > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		e.sharedRow(&v.Rows[i0])
+	}
+	e.Buf = append(e.Buf, ']')
+	e.Key(false, "a_ms")
+	e.Float("rowComparison.a_ms", v.AMs)
+	e.Key(false, "b_ms")
+	e.Float("rowComparison.b_ms", v.BMs)
+	e.Key(false, "delta_ms")
+	e.Float("rowComparison.delta_ms", v.DeltaMs)
+	e.Key(false, "b_time_ratio")
+	e.Float("rowComparison.b_time_ratio", v.BTimeRatio)
+	e.Key(false, "only_a")
+	e.Ints(v.OnlyA)
+	e.Key(false, "only_b")
+	e.Ints(v.OnlyB)
+	e.Key(false, "only_a_ms")
+	e.Float("rowComparison.only_a_ms", v.OnlyAMs)
+	e.Key(false, "only_b_ms")
+	e.Float("rowComparison.only_b_ms", v.OnlyBMs)
+	e.Key(false, "summary")
+	e.Str(v.Summary)
+	e.Buf = append(e.Buf, '}')
+}
+
+// sharedRow writes a SharedRow object.
+func (e enc) sharedRow(v *SharedRow) {
+	e.Buf = append(e.Buf, '{')
+	e.Key(true, "a_record")
+	e.Int(int64(v.ARecord))
+	e.Key(false, "b_record")
+	e.Int(int64(v.BRecord))
+	e.Key(false, "a_name")
+	e.Str(v.AName)
+	e.Key(false, "b_name")
+	e.Str(v.BName)
+	e.Key(false, "match")
+	e.Str(v.Match)
+	e.Key(false, "op")
+	e.Str(v.Op)
+	e.Key(false, "a_ms")
+	e.Float("sharedRow.a_ms", v.AMs)
+	e.Key(false, "b_ms")
+	e.Float("sharedRow.b_ms", v.BMs)
+	e.Key(false, "delta_ms")
+	e.Float("sharedRow.delta_ms", v.DeltaMs)
+	e.Key(false, "b_time_ratio")
+	e.Float("sharedRow.b_time_ratio", v.BTimeRatio)
 	e.Buf = append(e.Buf, '}')
 }

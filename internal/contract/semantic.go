@@ -65,6 +65,7 @@ func checkSemantics(d *AnalyzeData) []Problem {
 	if d.Comparison != nil {
 		c.comparison(d, labels)
 	}
+	c.rowComparisons(d, labels)
 	return c.problems
 }
 

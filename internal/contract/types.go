@@ -53,6 +53,10 @@ type AnalyzeData struct {
 	// Comparison sets two or more usable backends side by side; null
 	// otherwise (and absent from files written before it existed).
 	Comparison *Comparison `json:"comparison"`
+	// RowComparisons compare, row by row, the rows two partial per-layer
+	// tables share (pasted fragments, whose sums are not the engines'
+	// times); absent when no pair of backends has one.
+	RowComparisons []RowComparison `json:"row_comparisons,omitempty"`
 }
 
 // Tool names the program that wrote the file.
@@ -870,4 +874,50 @@ type AlignedRow struct {
 	BMs        float64  `json:"b_ms"`
 	DeltaMs    float64  `json:"delta_ms"`
 	Changes    []string `json:"changes"` // tactic, precision and format changes of a matched pair
+}
+
+// RowComparison compares the rows two per-layer tables share when at least
+// one of them is partial (WhyNotComparable: its rows hold too little of
+// its time to stand for the engine): only rows present in both, one by
+// one. It says nothing of the engines' speed: a_ms and b_ms are sums of
+// these rows alone.
+type RowComparison struct {
+	A string `json:"a"` // the side whose shared rows take less time
+	B string `json:"b"`
+	// Why is why the engines themselves are not compared.
+	Why  string      `json:"why"`
+	Rows []SharedRow `json:"rows"` // a's record order
+	// AMs and BMs are the sums of the rows' a_ms and b_ms.
+	AMs        float64 `json:"a_ms"`
+	BMs        float64 `json:"b_ms"`
+	DeltaMs    float64 `json:"delta_ms"`     // b_ms − a_ms
+	BTimeRatio float64 `json:"b_time_ratio"` // b_ms ÷ a_ms
+	// OnlyA and OnlyB are the timed records of each table with no
+	// counterpart in the other (indexes into records), largest first: in
+	// the other paste's rows, which may hold only part of its engine.
+	OnlyA   []int   `json:"only_a"`
+	OnlyB   []int   `json:"only_b"`
+	OnlyAMs float64 `json:"only_a_ms"`
+	OnlyBMs float64 `json:"only_b_ms"`
+	Summary string  `json:"summary"` // one sentence, saying it compares these rows only
+}
+
+// How a shared row was found in both tables.
+const (
+	RowMatchName = "name" // the same layer name (Myelin kernel numbering aside)
+	RowMatchOp   = "op"   // the only timed rows of each table naming one operation
+)
+
+// SharedRow is one record of each table doing the same work.
+type SharedRow struct {
+	ARecord    int     `json:"a_record"` // index into a's records
+	BRecord    int     `json:"b_record"`
+	AName      string  `json:"a_name"`
+	BName      string  `json:"b_name"`
+	Match      string  `json:"match"` // name or op
+	Op         string  `json:"op"`    // the operation both name (match op); "" otherwise
+	AMs        float64 `json:"a_ms"`  // a's record avg_ms
+	BMs        float64 `json:"b_ms"`
+	DeltaMs    float64 `json:"delta_ms"`
+	BTimeRatio float64 `json:"b_time_ratio"`
 }

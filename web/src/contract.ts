@@ -34,6 +34,54 @@ export interface AnalyzeData {
   /** One entry per backend, in label order. */
   results: Backend[];
   comparison?: Comparison | null;
+  /** Row-by-row comparisons of the rows two per-layer tables share when at least one is partial (its rows hold under 90 % of its time, so its sum is not the engine's): only rows present in both are compared, never the engines. Absent when there is none. */
+  row_comparisons?: RowComparison[];
+}
+
+/** The rows two tables share, compared one by one; a_ms and b_ms are sums of these rows only, not engine times. */
+export interface RowComparison {
+  /** Label of the side whose shared rows take less time. */
+  a: string;
+  b: string;
+  /** Why the engines themselves are not compared (the partial table). */
+  why: string;
+  /** Shared rows, in a's record order. */
+  rows: SharedRow[];
+  /** Sum of the rows' a_ms. */
+  a_ms: number;
+  b_ms: number;
+  /** b_ms - a_ms. */
+  delta_ms: number;
+  /** b_ms / a_ms. */
+  b_time_ratio: number;
+  /** Timed records of a (indexes into records) with no counterpart among b's rows, largest first. */
+  only_a: number[];
+  only_b: number[];
+  /** Sum of the only_a records' avg_ms. */
+  only_a_ms: number;
+  only_b_ms: number;
+  /** One sentence that says it compares these rows only. */
+  summary: string;
+}
+
+/** One record of each table doing the same work. */
+export interface SharedRow {
+  /** Index into a's records. */
+  a_record: number;
+  b_record: number;
+  a_name: string;
+  b_name: string;
+  /** name: the same layer name (Myelin kernel numbering aside); op: the only timed rows of each table naming one operation. */
+  match: "name" | "op";
+  /** The operation both rows name (match op); empty otherwise. */
+  op: string;
+  /** a's record avg_ms. */
+  a_ms: number;
+  b_ms: number;
+  /** b_ms - a_ms. */
+  delta_ms: number;
+  /** b_ms / a_ms. */
+  b_time_ratio: number;
 }
 
 /** The usable backends of one model side by side, each against one baseline (the fastest, or the one chosen with analyze --baseline). Null (or absent in older files) when fewer than two backends have usable timing. */
