@@ -63,6 +63,8 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 		return nil, nil, fmt.Errorf("comparison: %w", err)
 	}
 	d.Comparison = cmp
+	d.RowComparisons = compare.RowSection(d)
+	rowsOverview(d.Results, d.RowComparisons)
 	findings.EvaluateSiblings(siblings, cmp, compare.SameWorkPct)
 	compareLogMeasured(d.Results)
 	return d, ins, nil

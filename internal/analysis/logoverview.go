@@ -647,16 +647,7 @@ func compareLogMeasured(results []contract.Backend) {
 				"A larger time seen elsewhere for one of them (an application, another environment) comes from outside the engine when these agree: its timing method, host copies, synchronisation or installation.",
 			},
 			Metrics: map[string]float64{"gpu_compute_ms": roundTo(a.g, 6)}, Layers: []int{}}
-		// Before the first descriptive item, after any problem item.
-		ov := results[a.i].Overview
-		at := len(ov)
-		for k, o := range ov {
-			if o.ID == OverviewLogMeasured || o.ID == OverviewLogTable {
-				at = k
-				break
-			}
-		}
-		results[a.i].Overview = slices.Insert(ov, at, item)
+		results[a.i].Overview = insertDescriptive(results[a.i].Overview, item)
 	}
 }
 

@@ -228,3 +228,24 @@ func TestCompareSideNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRowsOfPartialTables: two pasted fragments of profiles (rows
+// holding a sliver of their engines' time; written here by the test) are
+// refused as engines but compared on the rows both hold, from a folder and
+// from two sides.
+func TestCompareRowsOfPartialTables(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "profile_a.json"), `[{"count": 100}, {"name": "PWN(val_9, PWN(node_prelu))", "timeMs": 1.0, "averageMs": 0.01, "medianMs": 0.01, "percentage": 0.1}]`)
+	writeFile(t, filepath.Join(dir, "profile_b.json"), `[{"count": 100}, {"name": "__myl_Cast_myl3_1", "timeMs": 0.8, "averageMs": 0.008, "medianMs": 0.008, "percentage": 0.07},
+ {"name": "PWN([PARAMETRIC_RELU]-[aten_ops._prelu_kernel.default])", "timeMs": 2.6, "averageMs": 0.026, "medianMs": 0.026, "percentage": 0.22}]`)
+	for _, args := range [][]string{{dir}, {dir + "#a", dir + "#b"}} {
+		code, stdout, stderr := run(t, append([]string{"compare"}, args...)...)
+		if code != ExitOK || !strings.Contains(stdout, "not an engine comparison") || !strings.Contains(stdout, "op prelu") || !strings.Contains(stdout, "2.60×") {
+			t.Errorf("compare %v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	code, stdout, _ := run(t, "summary", dir)
+	if code != ExitOK || !strings.Contains(stdout, "rows compared (partial tables") || !strings.Contains(stdout, "rows of partial tables, not engine times") {
+		t.Errorf("summary: exit %d\n%s", code, stdout)
+	}
+}

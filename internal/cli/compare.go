@@ -79,6 +79,14 @@ are compared.`,
 					}
 					return cannotRun("%s: %w", path, err)
 				}
+				if sec == nil && len(d.RowComparisons) > 0 {
+					// Partial tables: the rows they share are what can be
+					// compared.
+					if err := render.WriteRows(c.OutOrStdout(), d.RowComparisons, format); err != nil {
+						return cannotRun("write comparison: %v", err)
+					}
+					return nil
+				}
 				if sec == nil {
 					return cannotRun("%s holds fewer than two backends compare can use (%s): %s; compare it with another build's dumps or analysis as a second argument", path, labelList(d), unusableReasons(d))
 				}
@@ -96,7 +104,19 @@ are compared.`,
 				}
 				p, err := compare.Pair(a, b, max(top, compare.DefaultRows))
 				if err != nil {
-					return cannotRun("%v", err)
+					if contract.WhyNoRowComparison(a.Backend, b.Backend) != "" {
+						return cannotRun("%v", err)
+					}
+					// Partial tables: compare the rows both hold, named by
+					// the sides' names.
+					rc := compare.RowPairOf(a, b)
+					if len(rc.Rows) == 0 {
+						return cannotRun("%v; and the two tables share no named row (no same layer name, no operation named by one row of each) to compare row by row", err)
+					}
+					if err := render.WriteRows(c.OutOrStdout(), []contract.RowComparison{*rc}, format); err != nil {
+						return cannotRun("write comparison: %v", err)
+					}
+					return nil
 				}
 				// The same shape as analyze-data.json's comparison: A, given
 				// first, is the baseline.

@@ -47,3 +47,26 @@ func writeComparisonMarkdown(w io.Writer, d *contract.AnalyzeData) {
 		fmt.Fprintf(w, "- %s\n", mdCell(l))
 	}
 }
+
+// writeRowComparisonsText prints the row comparisons of partial tables
+// after the engine comparison: one sentence each, which says it compares
+// those rows only.
+func writeRowComparisonsText(w io.Writer, d *contract.AnalyzeData, p palette) {
+	if len(d.RowComparisons) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s (partial tables: the rows both hold, not the engines)\n", p.bold("rows compared"))
+	for _, rc := range d.RowComparisons {
+		fmt.Fprintf(w, "  %s vs %s: %s\n", rc.B, rc.A, rc.Summary)
+	}
+}
+
+func writeRowComparisonsMarkdown(w io.Writer, d *contract.AnalyzeData) {
+	if len(d.RowComparisons) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nRows compared (partial tables: the rows both hold, not the engines):\n\n")
+	for _, rc := range d.RowComparisons {
+		fmt.Fprintf(w, "- %s vs %s: %s\n", mdCell(rc.B), mdCell(rc.A), mdCell(rc.Summary))
+	}
+}

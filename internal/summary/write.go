@@ -49,10 +49,11 @@ func Write(w io.Writer, d *contract.AnalyzeData, opt Options) error {
 		err = writeCSV(bw, views)
 	case "json":
 		err = json.MarshalWrite(bw, struct {
-			Model   string `json:"model_name"`
-			Status  string `json:"status"`
-			Results []view `json:"results"`
-		}{d.ModelName, d.Validation.Status, views}, jsontext.WithIndent("  "), json.Deterministic(true))
+			Model   string                   `json:"model_name"`
+			Status  string                   `json:"status"`
+			Results []view                   `json:"results"`
+			Rows    []contract.RowComparison `json:"row_comparisons,omitempty"`
+		}{d.ModelName, d.Validation.Status, views, d.RowComparisons}, jsontext.WithIndent("  "), json.Deterministic(true))
 		if err == nil {
 			err = bw.WriteByte('\n')
 		}
@@ -176,6 +177,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		}
 	}
 	writeComparisonText(w, d, p)
+	writeRowComparisonsText(w, d, p)
 	for _, v := range views {
 		fmt.Fprintf(w, "\nbackend %s: %s %s, %s, %d layers, %d profile records, %s\n",
 			p.bold(v.Label), p.status(v.Status), v.Mode, headerFacts(v), v.Layers, v.Records, countText(v.Count))
@@ -343,6 +345,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		}
 	}
 	writeComparisonMarkdown(w, d)
+	writeRowComparisonsMarkdown(w, d)
 	for _, v := range views {
 		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
 		fmt.Fprintf(w, "%s, %d layers, %d profile records, %s", headerFacts(v), v.Layers, v.Records, countText(v.Count))
