@@ -118,7 +118,14 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 			msgs.error(CodeEmptyProfile, fmt.Sprintf("profile %s holds no records of optimization profile %d, the one analysed; export the profile of that optimization profile (trtexec --profile=%d --exportProfile)", filepath.Base(b.ProfilePath), chosenProfile, chosenProfile))
 			recs = nil
 		}
-		if in.Profile.Kind == engine.ProfileLatencyDict {
+		switch text := fmt.Sprintf("timing comes from a per-layer table of your own in %s (%d records): %s", filepath.Base(b.ProfilePath), len(recs), in.Profile.Read); {
+		case in.Profile.Read != "" && in.Profile.UnitAssumed:
+			// An assumed unit qualifies every number that follows.
+			msgs.warning(CodeProfileSourceTable, text+"; if the times are in µs or ns, name the unit in the file (a \"unit\" member, or the unit in each key or column header)")
+		case in.Profile.Read != "":
+			msgs.info(CodeProfileSourceTable, text)
+		}
+		if in.Profile.Read == "" && in.Profile.Kind == engine.ProfileLatencyDict {
 			msgs.info(CodeProfileSourceLatency, fmt.Sprintf("timing comes from per-layer latency samples in %s (%d records): average, median and share are computed from the samples", filepath.Base(b.ProfilePath), len(recs)))
 		}
 	}

@@ -22,15 +22,18 @@ const (
 	CodeCountInferred        = "count_inferred"
 	CodeCountUnknown         = "count_unknown"
 	CodeProfileSourceLatency = "profile_from_latency_samples"
-	CodeDuplicateNames       = "repeated_layer_names"
-	CodeIgnoredFile          = "ignored_file"
-	CodeFewSamples           = "measured_few_samples"
-	CodeMeasuredSources      = "measured_sources_disagree"
-	CodeSeveralRuns          = "companion_several_runs"
-	CodeParamsNormalised     = "layer_parameters_normalised"
-	CodeProfileFromLog       = "profile_from_log_table"
-	CodeLayerInfoFromLog     = "layer_info_from_log"
-	CodeLogWithoutLayers     = "log_without_per_layer_data"
+	// CodeProfileSourceTable: the profile is a user's own table (name → ms,
+	// records in any naming, CSV); the message says its shape and unit.
+	CodeProfileSourceTable = "profile_from_user_table"
+	CodeDuplicateNames     = "repeated_layer_names"
+	CodeIgnoredFile        = "ignored_file"
+	CodeFewSamples         = "measured_few_samples"
+	CodeMeasuredSources    = "measured_sources_disagree"
+	CodeSeveralRuns        = "companion_several_runs"
+	CodeParamsNormalised   = "layer_parameters_normalised"
+	CodeProfileFromLog     = "profile_from_log_table"
+	CodeLayerInfoFromLog   = "layer_info_from_log"
+	CodeLogWithoutLayers   = "log_without_per_layer_data"
 	// CodeVersionRange: the file formats disagree on the TensorRT release.
 	CodeVersionRange = "tensorrt_range_conflict"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",

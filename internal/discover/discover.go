@@ -291,7 +291,11 @@ func scan(dir string) (*Scope, []string, error) {
 					filepath.Base(g.latency), g.label, filepath.Base(g.profile)))
 			} else {
 				g.profile = g.latency
-				g.notes = append(g.notes, fmt.Sprintf("%s (per-layer latency samples) is the profile", filepath.Base(g.latency)))
+				what := "per-layer latency samples"
+				if kinds[filepath.Base(g.latency)] == dump.KindTimeTable {
+					what = "a per-layer time table"
+				}
+				g.notes = append(g.notes, fmt.Sprintf("%s (%s) is the profile", filepath.Base(g.latency), what))
 			}
 		}
 	}
@@ -576,7 +580,7 @@ func placeOf(k dump.Kind) place {
 		return placeLayer
 	case dump.KindProfile:
 		return placeProfile
-	case dump.KindLatencyDict:
+	case dump.KindLatencyDict, dump.KindTimeTable:
 		return placeLatency
 	case dump.KindTimes:
 		return placeTimes

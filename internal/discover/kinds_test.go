@@ -18,6 +18,7 @@ var kindSamples = map[dump.Kind]string{
 	dump.KindConfig:      configJSON,
 	dump.KindMetadata:    metaJSON,
 	dump.KindTrtexecLog:  logText,
+	dump.KindTimeTable:   `{"unit": "us", "layers": {"conv": 120.5, "fc": 40}}`,
 }
 
 func TestKindSamples(t *testing.T) {

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/engine"
 )
 
 var layerSeeds = []string{
@@ -69,6 +72,11 @@ func FuzzParseProfile(f *testing.F) {
 		`[{"name": "a", "timeMs": Infinity, "averageMs": 1}]`,
 		`{"Layers": []}`,
 		`[{"layer": "conv1", "avg_ms": 0.5, "median_ms": 0.4}, {"layerName": "fc", "mean_ms": 1}]`,
+		`{"conv1": 0.12, "fc": 0.5, "Total": 0.62}`,
+		`{"unit": "us", "iterations": 10, "layers": {"a": [100, 300], "b": {"mean_us": 5e307, "median_us": 4}}}`,
+		`{"layer_times_ns": [{"name": "a", "times": [1, 2]}, {"name": "b", "total": 3, "calls": 2}]}`,
+		`{"batch": 1, "workspace": 4096}`,
+		`[{"Layer": "a", "Time (us)": 12.5, "Time %": 40}, {"Layer": "b", "Time (us)": 1e308}]`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -81,17 +89,34 @@ func FuzzParseProfile(f *testing.F) {
 			}
 			return
 		}
-		if !validJSON(data) {
+		if _, pasted := recordLines(bytes.TrimPrefix(data, []byte("\ufeff"))); !validJSON(data) && !pasted {
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
 		if len(p.Records) == 0 {
 			t.Fatal("success without records")
+		}
+		for _, r := range p.Records {
+			for _, v := range [...]float64{r.AverageMs, r.TimeMs, r.MedianMs, r.Percentage} {
+				if math.IsInf(v, 0) || math.IsNaN(v) {
+					t.Fatalf("record %+v holds a non-finite number", r)
+				}
+			}
+		}
+		if p.Kind != engine.ProfileTrtexec && p.Kind != engine.ProfileLatencyDict {
+			t.Fatalf("kind %q", p.Kind)
 		}
 	})
 }
 
 func FuzzSniff(f *testing.F) {
 	for _, s := range layerSeeds {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{
+		`{"conv1": 0.12, "fc": 0.5}`,
+		`{"unit": "us", "layers": [{"name": "a", "avg": 1}, {"name": "b", "avg": 2}]}`,
+		`[{"name": "a", "times": [0.1, 0.2]}, {"name": "b", "times": [0.3]}]`,
+	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

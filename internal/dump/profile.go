@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/trtperf/trtperf/internal/engine"
 )
 
-const fixNotProfile = "expected a per-layer profile: the list written by trtexec --exportProfile=F ([{\"count\": N}, {\"name\", \"timeMs\", \"averageMs\", ...}, ...]) or a latency dictionary {\"layer name\": [ms, ...]}"
+const fixNotProfile = "expected per-layer times: the list written by trtexec --exportProfile=F ([{\"count\": N}, {\"name\", \"timeMs\", \"averageMs\", ...}, ...]), a latency dictionary {\"layer name\": [ms, ...]}, or a table of your own (layer name → ms, a list of {\"name\", \"avg_ms\"} records, or a CSV with a layer column and a time column)"
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
@@ -58,6 +57,11 @@ func FirstProfileOf(data []byte, err error) *engine.Profile {
 // {name: [[ms, "timestamp"], ...]}). Errors are *FormatError.
 func ParseProfile(data []byte) (p *engine.Profile, err error) {
 	s := newScanner(data)
+	return parseProfileWith(&s)
+}
+
+func parseProfileWith(s *scanner) (p *engine.Profile, err error) {
+	data := s.data
 	defer recoverInto(&err)
 	p = &engine.Profile{}
 	s.skipBOM()
@@ -67,15 +71,14 @@ func ParseProfile(data []byte) (p *engine.Profile, err error) {
 	if list, ok := recordLines(data[s.pos:]); ok {
 		// Records pasted one per line without the list around them: read
 		// them as the list they were cut from.
-		s = newScanner(list)
+		s = &scanner{data: list, intern: s.intern}
 	}
 	switch s.peek() {
 	case '[':
 		p.Kind = engine.ProfileTrtexec
 		s.trtexecProfile(p)
 	case '{':
-		p.Kind = engine.ProfileLatencyDict
-		s.latencyDict(p)
+		s.objectTable(p, &tableRead{}, noHint, "", 0)
 	default:
 		s.failAt(s.pos, CodeNotProfile, "the root of the file is "+s.valueKind()+", not a list or an object", fixNotProfile)
 	}
@@ -91,12 +94,15 @@ func ParseProfile(data []byte) (p *engine.Profile, err error) {
 const maxCount = 1 << 53
 
 // trtexecProfile reads [{"count": N}, {"name", "timeMs", "averageMs",
-// "medianMs", "percentage"}, ...].
+// "medianMs", "percentage"}, ...], and a user's list of per-layer records
+// in any naming (entryFields).
 func (s *scanner) trtexecProfile(p *engine.Profile) {
 	if s.open(']') {
 		return
 	}
 	var recs chunked[engine.ProfileRecord]
+	var t tableRead
+	var counts []float64
 	for i := 0; ; i++ {
 		if s.peek() != '{' {
 			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("entry %d of the list is %s; profile entries are objects", i, s.valueKind()), fixNotProfile)
@@ -104,92 +110,39 @@ func (s *scanner) trtexecProfile(p *engine.Profile) {
 		if recs.n >= engine.MaxLayers {
 			s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
 		}
-		s.profileEntry(p, &recs, i)
+		s.profileEntry(p, &recs, &t, &counts, i)
 		if !s.more(']') {
 			break
 		}
 	}
 	p.Records = recs.appendTo(make([]engine.ProfileRecord, 0, recs.n))
+	if t.user {
+		t.shape = "a list of per-layer records"
+	}
+	finishTable(p, counts, &t)
 }
 
-// Field bits of a trtexec profile entry.
-const (
-	hasName = 1 << iota
-	hasTime
-	hasAvg
-	hasMedian
-	hasPercent
-	hasCount
-	hasLayerKey
-)
-
-func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRecord], i int) {
-	start := s.pos
-	var r engine.ProfileRecord
-	var count float64
-	var seen int
-	if !s.open('}') {
-		for {
-			kraw, _ := s.key()
-			switch string(kraw) {
-			case "name", "layer", "layer_name", "layerName":
-				if s.peek() != '"' {
-					s.failAt(s.pos, CodeMissingField, fmt.Sprintf("\"name\" of profile entry %d is %s, not a string", i, s.valueKind()), fixNotProfile)
-				}
-				raw, esc := s.rawString()
-				r.Name, r.OptProfile = splitProfile(s.str(raw, esc))
-				seen |= hasName
-			case "timeMs", "total_ms", "totalMs", "sum_ms":
-				r.TimeMs, seen = s.optFloat(seen, hasTime, i, "timeMs")
-			case "averageMs", "avg_ms", "avgMs", "average_ms", "mean_ms", "meanMs", "ms", "latency_ms":
-				// A user's IProfiler table names the average its own way.
-				r.AverageMs, seen = s.optFloat(seen, hasAvg, i, "averageMs")
-			case "medianMs", "median_ms", "med_ms":
-				r.MedianMs, seen = s.optFloat(seen, hasMedian, i, "medianMs")
-			case "percentage":
-				r.Percentage, seen = s.optFloat(seen, hasPercent, i, "percentage")
-			case "count":
-				count, seen = s.optFloat(seen, hasCount, i, "count")
-			case "Name", "LayerType", "Inputs", "Outputs":
-				seen |= hasLayerKey
-				s.skip()
-			default:
-				s.skip()
-			}
-			if !s.more('}') {
-				break
-			}
-		}
+func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRecord], t *tableRead, counts *[]float64, i int) {
+	e := entry{start: s.pos, index: i}
+	s.entryFields(&e, noHint, t, false)
+	if e.seen&hasName == 0 && e.seen&hasLayerKey != 0 {
+		s.failAt(e.start, CodeNotProfile, fmt.Sprintf("entry %d is a layer-info record (it has \"Name\"/\"LayerType\"), so this file is layer info, not a profile", i), fixNotProfile)
 	}
-	if seen&hasName == 0 && seen&hasLayerKey != 0 {
-		s.failAt(start, CodeNotProfile, fmt.Sprintf("entry %d is a layer-info record (it has \"Name\"/\"LayerType\"), so this file is layer info, not a profile", i), fixNotProfile)
-	}
-	if i == 0 && seen&hasCount != 0 && seen&hasName == 0 {
-		if count < 0 || count != math.Trunc(count) || count > maxCount {
-			s.failAt(start, CodeMissingField, fmt.Sprintf("the \"count\" header is %v, not a whole number of iterations up to %d", count, int64(maxCount)), fixNotProfile)
+	if i == 0 && e.seen&hasCount != 0 && e.seen&hasName == 0 {
+		if c := e.count; c < 0 || c != math.Trunc(c) || c > maxCount {
+			s.failAt(e.start, CodeMissingField, fmt.Sprintf("the \"count\" header is %v, not a whole number of iterations up to %d", c, int64(maxCount)), fixNotProfile)
 		}
-		p.Count, p.HasCount = int64(count), true
+		p.Count, p.HasCount = int64(e.count), true
 		return
 	}
-	if seen&hasTime == 0 && seen&hasAvg != 0 && !p.HasCount {
-		// A user's table of per-layer averages (no trtexec count header,
-		// no total): the average is all there is; the iteration count is
-		// unknown.
-		r.TimeMs, seen = r.AverageMs, seen|hasTime
-		p.AveragesOnly = true
+	if e.seen&hasCount != 0 {
+		*counts = append(*counts, e.count)
 	}
-	for _, f := range [...]struct {
-		bit  int
-		name string
-	}{{hasName, "name"}, {hasTime, "timeMs"}, {hasAvg, "averageMs"}} {
-		if seen&f.bit == 0 {
-			s.failAt(start, CodeMissingField, fmt.Sprintf("profile entry %d has no %q", i, f.name),
-				"every trtexec profile record needs \"name\", \"timeMs\" and \"averageMs\": re-export with trtexec --exportProfile=F")
-		}
+	if e.seen&(hasTime|hasAvg) == hasAvg && p.HasCount && e.seen&hasCount == 0 {
+		// trtexec's count header gives the total of a record without one.
+		e.total, e.seen = e.avg*float64(p.Count), e.seen|hasTime
 	}
-	r.HasMedian = seen&hasMedian != 0
-	r.HasPercent = seen&hasPercent != 0
-	*recs.next() = r
+	*recs.next() = s.resolve(&e, p, fmt.Sprintf("profile entry %d", i))
 }
 
 // optFloat reads a number field (null reads as absent) and sets bit in seen.
@@ -205,68 +158,6 @@ func (s *scanner) optFloat(seen, bit, i int, field string) (float64, int) {
 	}
 	s.unexpected("a number")
 	return 0, seen
-}
-
-// latencyDict reads {name: [ms, ...]} or {name: [[ms, "timestamp"], ...]},
-// one record per key in file order (a repeated key gives a repeated record,
-// as repeated layer names do). Average, median, total and share come from
-// the samples.
-func (s *scanner) latencyDict(p *engine.Profile) {
-	start := s.pos
-	if s.open('}') {
-		return
-	}
-	var samples []float64
-	sameCount := true
-	for {
-		kraw, kesc := s.key()
-		name := s.str(kraw, kesc)
-		switch name {
-		case "Layers", "Bindings", "I/O Tensors":
-			s.failAt(start, CodeNotProfile, fmt.Sprintf("the root object has %q, so this file is layer info, not a profile", name), fixNotProfile)
-		}
-		if s.peek() != '[' {
-			s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("the value of %q is %s; a latency dictionary maps each layer name to a list of samples in ms", name, s.valueKind()), fixNotProfile)
-		}
-		samples = s.sampleList(samples[:0], name)
-		if len(samples) == 0 {
-			s.failAt(s.pos-1, CodeMissingField, fmt.Sprintf("layer %q has no latency samples", name), "every layer of a latency dictionary needs at least one sample: re-run the profiler script")
-		}
-		r := engine.ProfileRecord{Samples: len(samples), HasMedian: true, HasPercent: true}
-		r.Name, r.OptProfile = splitProfile(name)
-		for _, v := range samples {
-			r.TimeMs += v
-		}
-		r.AverageMs = r.TimeMs / float64(len(samples))
-		slices.Sort(samples)
-		if n := len(samples); n%2 == 1 {
-			r.MedianMs = samples[n/2]
-		} else {
-			r.MedianMs = (samples[n/2-1] + samples[n/2]) / 2
-		}
-		if len(p.Records) > 0 && p.Records[0].Samples != r.Samples {
-			sameCount = false
-		}
-		if len(p.Records) >= engine.MaxLayers {
-			s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
-		}
-		p.Records = append(p.Records, r)
-		if !s.more('}') {
-			break
-		}
-	}
-	var total float64
-	for _, r := range p.Records {
-		total += r.AverageMs
-	}
-	for i := range p.Records {
-		if total > 0 {
-			p.Records[i].Percentage = p.Records[i].AverageMs / total * 100
-		}
-	}
-	if sameCount && len(p.Records) > 0 {
-		p.Count, p.HasCount = int64(p.Records[0].Samples), true
-	}
 }
 
 // sampleList reads one layer's samples: numbers, or lists whose first

@@ -134,7 +134,7 @@ func TestProfileErrors(t *testing.T) {
 		{"fractional count", `[{"count": 2.5}]`, CodeMissingField, "whole number", 0},
 		{"layer info list", `[{"Name": "a", "LayerType": "Shuffle"}]`, CodeNotProfile, "layer info", 0},
 		{"layer info object", `{"Layers": [], "Bindings": []}`, CodeNotProfile, "layer info", 0},
-		{"metadata object", `{"performance_summary": {"Throughput": 1}}`, CodeNotProfile, "an object", 0},
+		{"metadata object", `{"performance_summary": {"Throughput": 1}}`, CodeNotProfile, "trtexec metadata", 0},
 		{"list of lists", `[[1, 2]]`, CodeNotProfile, "entry 0", 0},
 		{"root number", `12`, CodeNotProfile, "a number", 0},
 		{"empty samples", `{"a": []}`, CodeMissingField, "no latency samples", 0},

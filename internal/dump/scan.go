@@ -31,6 +31,10 @@ type scanner struct {
 	// types, formats, tactics, keys).
 	intern  map[string]string
 	scratch []byte
+	// partial: the data is the head of a longer document, cut after a
+	// complete member or element; its end closes every open object and
+	// list (Sniff reads a head so).
+	partial bool
 }
 
 func newScanner(data []byte) scanner {
@@ -153,6 +157,11 @@ func (s *scanner) more(end byte) bool {
 		s.pos++
 		s.depth--
 		return false
+	case 0:
+		if s.partial && s.pos >= len(s.data) {
+			s.depth--
+			return false
+		}
 	}
 	if end == '}' {
 		s.unexpected("',' or '}' after object member")

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -19,9 +20,10 @@ const (
 	KindConfig           // Hugging Face / diffusers model config
 	KindMetadata         // trex build/profile/device metadata
 	KindTrtexecLog       // trtexec console output
+	KindTimeTable        // a user's per-layer times in its own shape (usertable.go, csvtable.go)
 )
 
-var kindNames = [...]string{"unknown", "layer info", "trtexec profile", "latency dictionary", "trtexec times", "model config", "trtexec metadata", "trtexec log"}
+var kindNames = [...]string{"unknown", "layer info", "trtexec profile", "latency dictionary", "trtexec times", "model config", "trtexec metadata", "trtexec log", "per-layer time table"}
 
 // NumKinds is the number of kinds Sniff can return (KindUnknown included):
 // a consumer's switch over kinds is tested against every Kind below it.
@@ -34,8 +36,8 @@ func (k Kind) String() string {
 	return kindNames[k]
 }
 
-// IsProfile reports whether k is a per-layer profile of either format.
-func (k Kind) IsProfile() bool { return k == KindProfile || k == KindLatencyDict }
+// IsProfile reports whether k is per-layer timing of any format.
+func (k Kind) IsProfile() bool { return k == KindProfile || k == KindLatencyDict || k == KindTimeTable }
 
 // SniffSize is how many leading bytes Sniff needs to decide.
 const SniffSize = 8 << 10
@@ -63,7 +65,10 @@ func Sniff(head []byte) (kind Kind) {
 	switch s.peek() {
 	case '{':
 		s.pos++
-		return s.sniffRootObject()
+		if k := sniffKeys(s.sniffRootObject); k != KindUnknown {
+			return k
+		}
+		return sniffTimeTable(head)
 	case '[':
 		s.pos++
 		switch s.peek() {
@@ -71,10 +76,93 @@ func Sniff(head []byte) (kind Kind) {
 			return KindLayerInfo // a names-only layer list
 		case '{':
 			s.pos++
-			return s.sniffListObject()
+			if k := sniffKeys(s.sniffListObject); k != KindUnknown {
+				return k
+			}
+			return sniffTimeTable(head)
 		}
 	}
 	return KindUnknown
+}
+
+// sniffKeys runs a sniff of the first keys; a head cut in the middle of
+// a value it skips is KindUnknown for it, so the caller can read on.
+func sniffKeys(sniff func() Kind) (k Kind) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(scanError); !ok {
+				panic(r)
+			}
+			k = KindUnknown
+		}
+	}()
+	return sniff()
+}
+
+// sniffTimeTable reads head as a per-layer profile of any shape: a head
+// of SniffSize bytes may be cut mid-document, so it is read up to its
+// last complete member. KindTimeTable for a user's own shape (the rules
+// of usertable.go decide, on what the head holds), KindProfile or
+// KindLatencyDict for trtexec's, KindUnknown when it is none.
+func sniffTimeTable(head []byte) Kind {
+	if len(head) < SniffSize {
+		s := newScanner(head)
+		return timeTableKind(parseProfileWith(&s))
+	}
+	// Cut after the last complete member at each depth, latest first: a
+	// cut inside the last record would leave it without its time.
+	for _, cut := range lastSeparators(head) {
+		s := newScanner(head[:cut])
+		s.partial = true
+		if k := timeTableKind(parseProfileWith(&s)); k != KindUnknown {
+			return k
+		}
+	}
+	return KindUnknown
+}
+
+func timeTableKind(p *engine.Profile, err error) Kind {
+	switch {
+	case err != nil || len(p.Records) == 0:
+		return KindUnknown
+	case p.Read != "":
+		return KindTimeTable
+	case p.Kind == engine.ProfileLatencyDict:
+		return KindLatencyDict
+	}
+	return KindProfile
+}
+
+// lastSeparators returns the offset of the last ',' outside a string at
+// each nesting depth up to 4, latest first: what comes before one is
+// complete members.
+func lastSeparators(data []byte) []int {
+	var last [5]int
+	depth, in := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth >= 1 && depth < len(last):
+			last[depth] = i
+		}
+	}
+	var out []int
+	for _, c := range last[1:] {
+		if c > 0 {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	return out
 }
 
 var rootKeyKinds = map[string]Kind{

@@ -1,6 +1,10 @@
 package dump
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestSniff(t *testing.T) {
 	tests := []struct {
@@ -27,6 +31,12 @@ func TestSniff(t *testing.T) {
 		{`hello`, KindUnknown},
 		{``, KindUnknown},
 		{"\ufeff{\"Layers\": [", KindLayerInfo},
+		{`{"conv1": 0.12, "fc": 0.5}`, KindTimeTable},
+		{`{"batch": 1, "workspace": 4096}`, KindUnknown},
+		{`{"conv1": 1, "fc": 2}`, KindUnknown},
+		{`[{"name": "a", "time_us": 12.5}, {"name": "b", "time_us": 3}]`, KindTimeTable},
+		{`{"unit": "us", "layers": {"a": 1, "b": 2}}`, KindTimeTable},
+		{`{"conv1": {"avg_ms": 0.12}, "fc": {"avg_ms": 0.5}}`, KindTimeTable},
 	}
 	for _, tc := range tests {
 		if got := Sniff([]byte(tc.src)); got != tc.want {
@@ -35,5 +45,40 @@ func TestSniff(t *testing.T) {
 	}
 	if KindLatencyDict.String() != "latency dictionary" || Kind(99).String() != "unknown" || !KindProfile.IsProfile() || KindTimes.IsProfile() {
 		t.Error("Kind methods")
+	}
+}
+
+// TestSniffLongTables: a table longer than SniffSize is recognised from
+// its head, wherever the head cuts it (inside a record, a sample list or
+// a name).
+func TestSniffLongTables(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		open, close string
+		row         func(i int) string
+		want        Kind
+	}{
+		{"name to ms", "{", "}", func(i int) string { return fmt.Sprintf(`"layer_%d": %d.25`, i, i) }, KindTimeTable},
+		{"records", "[", "]", func(i int) string {
+			return fmt.Sprintf(`{"layer": "conv_%d + relu", "avg_us": %d.5, "median_us": %d}`, i, i, i)
+		}, KindTimeTable},
+		{"wrapped samples", `{"unit": "us", "layers": {`, "}}", func(i int) string { return fmt.Sprintf(`"l%d": [%d, %d.5, 3]`, i, i, i) }, KindTimeTable},
+		{"settings", "{", "}", func(i int) string { return fmt.Sprintf(`"batch_%d": %d`, i, i) }, KindUnknown},
+	} {
+		for _, extra := range []int{0, 7, 19} {
+			var b strings.Builder
+			b.WriteString(tc.open)
+			for i := 0; b.Len() < SniffSize+extra; i++ {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(tc.row(i))
+			}
+			b.WriteString(tc.close)
+			head := []byte(b.String())[:SniffSize]
+			if got := Sniff(head); got != tc.want {
+				t.Errorf("%s cut %d: %v, want %v", tc.name, extra, got, tc.want)
+			}
+		}
 	}
 }

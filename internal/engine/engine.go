@@ -114,7 +114,16 @@ type Profile struct {
 	// AveragesOnly: a user's table of per-layer averages without totals
 	// (TimeMs is the average), so the iteration count is unknown.
 	AveragesOnly bool
-	Records      []ProfileRecord
+	// Read says how a user's own table was read, when it is not trtexec's
+	// profile or a plain latency dictionary: its shape, the unit of its
+	// times (named by a key, a header or a unit member, or ms assumed) and
+	// a total row left out, e.g. "a CSV table; times in µs, converted to
+	// ms". "" otherwise.
+	Read string
+	// UnitAssumed: some time of a user's table named no unit, so ms was
+	// assumed (Read says so).
+	UnitAssumed bool
+	Records     []ProfileRecord
 }
 
 // Times are per-inference records of trtexec --exportTimes: the engine's
