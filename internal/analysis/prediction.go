@@ -249,8 +249,8 @@ func predict(dev *costmodel.Device, ls []costmodel.Layer, source, note string) *
 		Basis: "roofline_cost_model", Device: dev.Name, DeviceSource: source,
 		LayerMs: make([]float64, len(ls)), LayerBound: make([]string, len(ls)),
 		ErrorPct: costmodel.ErrorPct,
-		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a roofline (arithmetic at the achieved share of the device's peak for its math path, bytes at %.0f %% of peak memory bandwidth) plus a %.1f µs per-kernel floor, calibrated on a measured corpus as a whole (median error of layer sums %.0f %%)",
-			costmodel.Calibrated.MemEff*100, costmodel.Calibrated.FloorMs*1000, costmodel.ErrorPct)},
+		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a %.1f µs per-kernel floor plus its arithmetic at the achieved share of the device's peak for its math path (less when its outputs are too few to fill every SM) plus its bytes at %.0f %% of peak memory bandwidth, calibrated on a measured corpus as a whole (median error of layer sums %.0f %%)",
+			costmodel.Calibrated.FloorMs*1000, costmodel.Calibrated.MemEff*100, costmodel.ErrorPct)},
 	}
 	total, opaque, opaqueMs := 0.0, 0, 0.0
 	for i := range ls {

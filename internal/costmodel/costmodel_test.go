@@ -83,7 +83,8 @@ func TestChanges(t *testing.T) {
 	// A batch-1 GEMV is bound by its weights: INT8 weights help, tensor
 	// cores do not.
 	gemv := Layer{Op: OpMatmul, Precision: layerfacts.FP16, TensorCore: layerfacts.TensorCoreNo,
-		FLOPs: 2 * 4096 * 4096, In: Bytes{F16: 8192}, Out: Bytes{F16: 8192}, W: Bytes{F16: 4096 * 4096 * 2}}
+		FLOPs: 2 * 4096 * 4096, In: Bytes{F16: 8192}, Out: Bytes{F16: 8192}, W: Bytes{F16: 4096 * 4096 * 2},
+		OutElems: 4096, Positions: 1}
 	if e := p.Time(&d, &gemv); e.Bound != BoundMemory {
 		t.Errorf("GEMV bound %s, want memory", e.Bound)
 	}
