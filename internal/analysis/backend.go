@@ -252,7 +252,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	}
 	wg.Wait()
 	out.Model, out.Memory, out.Engines = model, memory, engines
-	addLogOverview(&out, in, analysedRun)
+	addLogOverview(&out, in, analysedRun, len(scope.Backends)-1)
 	v.Messages = msgs.items()
 	return out, mi
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/engine"
 	"github.com/trtperf/trtperf/internal/inputs"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // What a trtexec console log tells beyond per-layer data, as overview
@@ -57,7 +58,8 @@ func logRunsOf(in inputs.Backend, analysed int) []logRun {
 }
 
 // addLogOverview puts the log items around the backend's overview.
-func addLogOverview(out *contract.Backend, in inputs.Backend, analysed int) {
+// others is the number of other backends in the folder.
+func addLogOverview(out *contract.Backend, in inputs.Backend, analysed, others int) {
 	runs := logRunsOf(in, analysed)
 	if len(runs) == 0 {
 		return
@@ -68,7 +70,13 @@ func addLogOverview(out *contract.Backend, in inputs.Backend, analysed int) {
 		problems = append(problems, transferItems(lr)...)
 		problems = append(problems, inputBytesItem(lr)...)
 		problems = append(problems, int8OnlyItem(lr)...)
-		problems = append(problems, enqueueItem(lr)...)
+		if it := enqueueItem(lr); len(it) > 0 && !hasMetric(it[0], "gpu_busy_pct") {
+			// Whether the host limits the run is unknown: a question,
+			// not a problem.
+			describe = append(describe, it...)
+		} else {
+			problems = append(problems, it...)
+		}
 		problems = append(problems, pluginItem(lr)...)
 		problems = append(problems, autotuneItem(lr)...)
 		problems = append(problems, instanceNormItem(lr)...)
@@ -76,9 +84,17 @@ func addLogOverview(out *contract.Backend, in inputs.Backend, analysed int) {
 		problems = append(problems, builderWarningItem(lr)...)
 		describe = append(describe, measuredItem(lr)...)
 	}
+	for _, lr := range runs {
+		// After the problems, before the descriptions: what the paste
+		// lacks to find them.
+		problems = append(problems, missingItem(lr, in, others)...)
+	}
 	if t := in.ProfileTable; t != nil {
 		problems = append(problems, unfusedQuantizeItem(filepath.Base(in.ProfileLog), t)...)
 		item, coverage := tableItem(filepath.Base(in.ProfileLog), t)
+		if t.Total != nil && coverage < 50 && others == 0 {
+			aloneTable(&item, t)
+		}
 		if coverage < 50 {
 			tableFirst = &item
 		} else {
@@ -284,6 +300,23 @@ func enqueueItem(lr logRun) []contract.OverviewItem {
 	busy := -1.0
 	if p.TotalGPUComputeS != nil && p.WalltimeS != nil && *p.WalltimeS > 0 {
 		busy = *p.TotalGPUComputeS / *p.WalltimeS
+	} else if p.ThroughputQPS != nil && *p.ThroughputQPS > 0 {
+		// Inferences per second × GPU time of one: the share of each
+		// second the GPU computes (one stream).
+		busy = min(*p.ThroughputQPS*g/1000, 1)
+	}
+	if busy < 0 {
+		// Without throughput or walltime the two readings cannot be told
+		// apart: a host that launches too slowly, or an enqueue that
+		// blocks until the GPU frees queue slots (it then tracks GPU time).
+		return []contract.OverviewItem{{ID: OverviewLogEnqueue,
+			Title: fmt.Sprintf("Enqueue (%.3g ms) is as long as GPU compute (%.3g ms): launch-bound or waiting on the GPU, which this log cannot tell", e, g),
+			Evidence: []string{
+				fmt.Sprintf("Enqueue %.3g ms vs GPU compute %.3g ms median (%s %s, %s)%s.", e, g, lr.file, lineOf(lr.r.Log, engine.FactEnqueue), lineOf(lr.r.Log, engine.FactGPUCompute), warned),
+				"An enqueue as long as the compute means either the host launches the work too slowly (the GPU then idles between inferences) or enqueue blocks until the GPU frees launch-queue slots (it then tracks the GPU time and the GPU is busy). The log holds no throughput or walltime: throughput × GPU compute near 1 s per second means the GPU is busy all the time and the host is not the limit.",
+				"Rerun with the whole console output (Throughput, Total Host Walltime, Total GPU Compute Time); --useCudaGraph (one launch per inference) and --useSpinWait show how much launching costs.",
+			},
+			Metrics: map[string]float64{"enqueue_ms": roundTo(e, 6), "gpu_compute_ms": roundTo(g, 6)}, Layers: []int{}}}
 	}
 	if busy >= 0.9 {
 		return []contract.OverviewItem{{ID: OverviewLogEnqueue,
@@ -291,15 +324,13 @@ func enqueueItem(lr logRun) []contract.OverviewItem {
 			Evidence: []string{fmt.Sprintf("Total GPU compute %.4g s in %.4g s of walltime (%s): the GPU is busy, so the enqueue time overlaps compute and does not limit throughput.", *p.TotalGPUComputeS, *p.WalltimeS, lr.file)},
 			Metrics:  map[string]float64{"enqueue_ms": roundTo(e, 6), "gpu_compute_ms": roundTo(g, 6), "gpu_busy_pct": roundTo(busy*100, 3)}, Layers: []int{}}}
 	}
-	ev := []string{fmt.Sprintf("Enqueue %.3g ms vs GPU compute %.3g ms median (%s %s, %s)%s: launching the work on the host takes as long as running it, so the GPU waits for the host.", e, g, lr.file, lineOf(lr.r.Log, engine.FactEnqueue), lineOf(lr.r.Log, engine.FactGPUCompute), warned)}
-	if busy >= 0 {
-		ev = append(ev, fmt.Sprintf("The GPU is busy %.0f%% of the walltime.", busy*100))
-	}
+	ev := []string{fmt.Sprintf("Enqueue %.3g ms vs GPU compute %.3g ms median (%s %s, %s)%s: launching the work on the host takes as long as running it, so the GPU waits for the host.", e, g, lr.file, lineOf(lr.r.Log, engine.FactEnqueue), lineOf(lr.r.Log, engine.FactGPUCompute), warned),
+		fmt.Sprintf("The GPU is busy %.0f%% of the walltime.", busy*100)}
 	ev = append(ev, "Rerun with --useCudaGraph (one launch per inference) and --useSpinWait; fewer, larger layers also cut launch time.")
 	return []contract.OverviewItem{{ID: OverviewLogEnqueue,
 		Title:    fmt.Sprintf("Enqueue (%.3g ms) is as long as GPU compute (%.3g ms): this run is partly launch-bound", e, g),
 		Evidence: ev,
-		Metrics:  map[string]float64{"enqueue_ms": roundTo(e, 6), "gpu_compute_ms": roundTo(g, 6)}, Layers: []int{}}}
+		Metrics:  map[string]float64{"enqueue_ms": roundTo(e, 6), "gpu_compute_ms": roundTo(g, 6), "gpu_busy_pct": roundTo(busy*100, 3)}, Layers: []int{}}}
 }
 
 // pluginItem: a custom plugin autotuned in FP32 formats runs outside
@@ -697,4 +728,30 @@ func autotuneItem(lr logRun) []contract.OverviewItem {
 	return []contract.OverviewItem{{ID: OverviewLogAutotune,
 		Title:    fmt.Sprintf("%d layer(s) were timed slower in reduced precision than in FP32 and kept FP32 (%s)", len(slows), s.layer),
 		Evidence: ev, Metrics: map[string]float64{"layer_count": float64(len(slows))}, Layers: []int{}}}
+}
+
+func hasMetric(o contract.OverviewItem, k string) bool {
+	_, ok := o.Metrics[k]
+	return ok
+}
+
+// aloneTable completes the item of a partial table with a Total row, the
+// only build in the folder: the engine's time is known, where most of it
+// goes and how another build compares are not, and whether quantize
+// layers are among the rows read says which comparison could tell.
+func aloneTable(item *contract.OverviewItem, t *engine.ProfileTable) {
+	qdq := false
+	for _, r := range t.Profile.Records {
+		for _, w := range layerfacts.OpWords(r.Name) {
+			if layerfacts.WordIsQuantize(w) {
+				qdq = true
+			}
+		}
+	}
+	if !qdq {
+		item.Title += ", none of them a quantize layer"
+		item.Evidence = append(item.Evidence, "No row read names a quantize or dequantize layer: if this engine runs INT8 it is implicitly quantized (calibrated); a build of the same network with explicit Q/DQ would show the quantize and reformat layers its Q/DQ placement adds where it blocks fusions.")
+	}
+	item.Title += "; the other rows and any other build's table are not in the paste"
+	item.Evidence = append(item.Evidence, "The folder holds no other build: comparing this engine with another (a Q/DQ build, another precision or version) needs that build's whole per-layer table beside this one's.")
 }

@@ -449,3 +449,7 @@ func OpWords(name string) []string {
 	}
 	return out
 }
+
+// WordIsQuantize reports whether an OpWords word names a quantize or
+// dequantize operation.
+func WordIsQuantize(w string) bool { return wordTags[w]&tQuantize != 0 }
