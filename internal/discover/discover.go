@@ -335,7 +335,8 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map
 			sc.Ignored = append(sc.Ignored, name+": cannot be read"+hints[name])
 			continue
 		}
-		stem := stemOf(trimExt(name))
+		base, _ := cutTableExt(trimExt(name))
+		stem := stemOf(base)
 		key := strings.ToLower(stem)
 		var slot func(g *group) *string
 		switch pl := placeOf(kind); pl {

@@ -350,6 +350,7 @@ func TestNames(t *testing.T) {
 		{"layers_fp16.json", roleLayers, "fp16"}, {"LAYER-x_y.JSON", roleLayers, "x_y"}, {"layers.json", roleLayers, ""},
 		{"profiles_a.json", roleProfile, "a"}, {"latency_t.json", roleLatency, "t"}, {"times_a.json", roleTimes, "a"},
 		{"meta_a_build.json", roleMeta, "a_build"}, {"layersx.json", roleNone, ""}, {"layers_a.txt", roleLayers, "a"}, {"layers_a.csv", roleNone, ""},
+		{"profile_a.csv", roleProfile, "a"}, {"latency-b.TSV", roleLatency, "b"}, {"times_a.csv", roleNone, ""},
 	} {
 		if r, l := conventional(tc.in); r != tc.role || l != tc.label {
 			t.Errorf("conventional(%q) = %v %q, want %v %q", tc.in, r, l, tc.role, tc.label)

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/dump"
@@ -104,5 +105,33 @@ func TestPairsLog(t *testing.T) {
 	}
 	if _, err := Pairs([][]string{{p("run.json")}}); err == nil {
 		t.Error("a log alone is a backend")
+	}
+}
+
+// TestTimeTablesPair: a user's per-layer time table (JSON of its own
+// shape or CSV) is a backend's profile by its conventional name or by the
+// stem it shares with layer info, and a trtexec profile of the same
+// label wins over it.
+func TestTimeTablesPair(t *testing.T) {
+	csvTable := "Layer,Avg (us)\nconv,120\nfc,40\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string // brief of each backend
+	}{
+		{"conventional csv", map[string]string{"layers_a.json": layerJSON, "profile_a.csv": csvTable}, []string{"a layers_a.json|profile_a.csv|-"}},
+		{"stem csv", map[string]string{"model.json": layerJSON, "model_timing.csv": csvTable}, []string{"model model.json|model_timing.csv|-"}},
+		{"stem json", map[string]string{"net.engine.graph.json": layerJSON, "net.engine.times.json": kindSamples[dump.KindTimeTable]}, []string{"net net.engine.graph.json|net.engine.times.json|-"}},
+		{"trtexec wins", map[string]string{"layers_a.json": layerJSON, "profile_a.json": profileJSON, "latency_a.csv": csvTable}, []string{"a layers_a.json|profile_a.json|-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Folder(folder(t, tc.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := briefs(sc); !slices.Equal(got, tc.want) {
+				t.Errorf("backends %q, want %q (ignored %q)", got, tc.want, sc.Ignored)
+			}
+		})
 	}
 }

@@ -48,6 +48,18 @@ func trimExt(name string) string {
 	return name
 }
 
+// cutTableExt returns name without a ".csv" or ".tsv" extension (any
+// case).
+func cutTableExt(name string) (string, bool) {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		switch strings.ToLower(name[i+1:]) {
+		case "csv", "tsv":
+			return name[:i], true
+		}
+	}
+	return name, false
+}
+
 // isJSONName reports whether name ends in ".json" (any case).
 func isJSONName(name string) bool {
 	return len(name) > 5 && strings.EqualFold(name[len(name)-5:], ".json")
@@ -73,7 +85,18 @@ func unknownReason(name string) string {
 // "" for none).
 func conventional(name string) (role, string) {
 	base := trimExt(name)
-	if base == name && strings.Contains(name, ".") {
+	table := false
+	if base == name {
+		// A table's extension names a profile or latency file
+		// (profile_fp16.csv) and nothing else: a table holds times.
+		if b, ok := cutTableExt(name); ok {
+			if r, label := conventional(b + ".json"); r == roleProfile || r == roleLatency {
+				return r, label
+			}
+			table = true
+		}
+	}
+	if table || base == name && strings.Contains(name, ".") {
 		return roleNone, "" // an extension that is not a text one: judged by content and stem
 	}
 	lower := strings.ToLower(base)

@@ -77,6 +77,7 @@ func FuzzParseProfile(f *testing.F) {
 		`{"layer_times_ns": [{"name": "a", "times": [1, 2]}, {"name": "b", "total": 3, "calls": 2}]}`,
 		`{"batch": 1, "workspace": 4096}`,
 		`[{"Layer": "a", "Time (us)": 12.5, "Time %": 40}, {"Layer": "b", "Time (us)": 1e308}]`,
+		"layer,avg_us\nconv1,120\n\"fc, x\",1e3\nTotal,1120\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -89,7 +90,8 @@ func FuzzParseProfile(f *testing.F) {
 			}
 			return
 		}
-		if _, pasted := recordLines(bytes.TrimPrefix(data, []byte("\ufeff"))); !validJSON(data) && !pasted {
+		_, pasted := recordLines(bytes.TrimPrefix(data, []byte("\ufeff")))
+		if _, _, table := findHeader(data); !validJSON(data) && !pasted && !table {
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
 		if len(p.Records) == 0 {
@@ -116,10 +118,49 @@ func FuzzSniff(f *testing.F) {
 		`{"conv1": 0.12, "fc": 0.5}`,
 		`{"unit": "us", "layers": [{"name": "a", "avg": 1}, {"name": "b", "avg": 2}]}`,
 		`[{"name": "a", "times": [0.1, 0.2]}, {"name": "b", "times": [0.3]}]`,
+		"layer\tavg_ms\nconv1\t0.1\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = Sniff(data).String()
+	})
+}
+
+func FuzzParseCSVTable(f *testing.F) {
+	for _, s := range []string{
+		"layer,avg_ms,median_ms\nconv1,0.12,0.11\nfc,0.5,0.45\n",
+		"\ufeffLayer Name,Time (us),Time %\r\n\"Conv_0 + Relu_1, fused\",120.5,60\r\n\"say \"\"hi\"\"\",80,40\r\nTotal,200.5,100\r\n",
+		"name\tmean_ns\tmax_ns\tcalls\nconv1\t120000\t900000\t10\n",
+		"# title\nLayer;Time (ms);Avg. Time (ms);Median Time (ms);Time %\nconv1;12;0.12;0.11;70\n",
+		",avg_us\nconv1,120\n",
+		"Format,Caffe\r\n ,Throughput,Latency(Mean)\r\nBatch: 1,479.452 qps,2.06069 ms\r\n",
+		"layer,total_ms,count\na,1e308,0.5\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := parseCSVTable(data)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Code == "" || fe.Detail == "" {
+				t.Fatalf("error is not a complete *FormatError: %v", err)
+			}
+			return
+		}
+		if len(p.Records) == 0 || p.Read == "" {
+			t.Fatalf("success without records or without saying how it was read: %+v", p)
+		}
+		for _, r := range p.Records {
+			if r.Name == "" || r.AverageMs < 0 || math.IsInf(r.AverageMs, 0) || math.IsNaN(r.AverageMs) || math.IsInf(r.TimeMs, 0) || math.IsNaN(r.TimeMs) {
+				t.Fatalf("record %+v", r)
+			}
+		}
+		if Sniff(data) == KindUnknown && len(data) < SniffSize && !bytes.Contains(data, []byte{0}) {
+			// A table read whole is recognised from its head.
+			if _, _, ok := findHeader(data); ok {
+				t.Fatalf("read as a table, sniffed as unknown: %q", data)
+			}
+		}
 	})
 }

@@ -13,7 +13,7 @@ const fixNotProfile = "expected per-layer times: the list written by trtexec --e
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
-	p, rerr, err := parseInput(path, kindJSONDump, ParseProfile)
+	p, rerr, err := parseInput(path, kindProfileFile, ParseProfile)
 	if rerr != nil {
 		return nil, fmt.Errorf("read profile %s: %w", path, rerr)
 	}
@@ -72,6 +72,11 @@ func parseProfileWith(s *scanner) (p *engine.Profile, err error) {
 		// Records pasted one per line without the list around them: read
 		// them as the list they were cut from.
 		s = &scanner{data: list, intern: s.intern}
+	}
+	if c := s.peek(); c != '[' && c != '{' && !s.partial {
+		if _, reason, ok := findHeader(data[s.pos:]); ok || reason != "" {
+			return parseCSVTable(data[s.pos:])
+		}
 	}
 	switch s.peek() {
 	case '[':

@@ -45,15 +45,17 @@ const (
 type inputKind struct {
 	json      bool  // must start like JSON ('{' or '[')
 	inspector bool  // layer info: JSON, or inspector text recognised in its head
+	table     bool  // per-layer times: JSON, or a CSV/TSV table recognised in its head
 	limit     int64 // size limit (0: MaxFileBytes)
 }
 
 var (
-	kindLayerFile = inputKind{inspector: true}
-	kindJSONDump  = inputKind{json: true}
-	kindLogFile   = inputKind{limit: MaxLogBytes}
-	kindMetaFile  = inputKind{json: true, limit: MaxMetaBytes}
-	kindTimesFile = inputKind{json: true, limit: MaxTimesBytes}
+	kindLayerFile   = inputKind{inspector: true}
+	kindJSONDump    = inputKind{json: true}
+	kindProfileFile = inputKind{json: true, table: true}
+	kindLogFile     = inputKind{limit: MaxLogBytes}
+	kindMetaFile    = inputKind{json: true, limit: MaxMetaBytes}
+	kindTimesFile   = inputKind{json: true, limit: MaxTimesBytes}
 )
 
 func (k inputKind) max() int64 {
@@ -172,6 +174,7 @@ func openInput(path string, k inputKind, mayMap bool) (data []byte, release func
 	}
 	if c, ok := firstJSONByte(head); ok && c != '{' && c != '[' {
 		switch {
+		case k.table && isTimeTableHead(head):
 		case k.json:
 			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump%s", describeByte(c), fsutil.EncodingHint(head)))
 		case k.inspector && !looksLikeInspectorText(head):

@@ -55,7 +55,9 @@ func Sniff(head []byte) (kind Kind) {
 		}
 	}()
 	defer func() {
-		if kind == KindUnknown && isTrtexecLog(head) {
+		if kind == KindUnknown && isTimeTableText(head) {
+			kind = KindTimeTable
+		} else if kind == KindUnknown && isTrtexecLog(head) {
 			kind = KindTrtexecLog
 		} else if kind == KindUnknown && looksLikeInspectorText(head) {
 			kind = KindLayerInfo
