@@ -146,6 +146,7 @@ func TestConversionsAndFormats(t *testing.T) {
 				p.do(t, chromedp.WaitReady(chromedp.CSS(`#details[data-loaded]`)))
 				p.showView(t, "conversions")
 				checkNoBrokenTokens(t, p, "conversion details")
+				checkDetailsFit(t, p)
 				if look == "1280x800-dark" && i == 0 {
 					p.elementShot(t, "#explorer", "conversions-"+c.dir+"-"+look)
 				}
@@ -153,6 +154,38 @@ func TestConversionsAndFormats(t *testing.T) {
 		})
 	}
 	noJSErrors(t, p)
+}
+
+// detailsFit is what checkDetailsFit measures in the layer details panel.
+const detailsFit = `(() => {
+	const side = document.getElementById("side"), d = document.getElementById("details");
+	const right = d.getBoundingClientRect().right;
+	const out = [];
+	for (const e of d.querySelectorAll("*")) {
+		const r = e.getBoundingClientRect();
+		if (r.width > 0 && r.right > right + 1) out.push(e.tagName + " " + (e.textContent || "").slice(0, 40));
+		if (["TD", "TH", "DD"].includes(e.tagName) && e.scrollWidth > e.clientWidth + 1 && !e.classList.contains("dims")) out.push("clipped " + e.tagName + " " + (e.textContent || "").slice(0, 40));
+	}
+	const lh = (e) => parseFloat(getComputedStyle(e).lineHeight) || 18;
+	const wrapped = Array.from(d.querySelectorAll(".kv dt")).filter((e) => e.getBoundingClientRect().height > 1.5 * lh(e)).map((e) => e.textContent);
+	return {width: side.getBoundingClientRect().width, overflow: side.scrollWidth > side.clientWidth + 1, out: out.slice(0, 5), wrapped};
+})()`
+
+// checkDetailsFit is issue 23's details panel at 1280 px: the panel is at
+// least 400 px wide, nothing in it reaches past its right edge or is
+// clipped in its cell (the tensor tables included: whole tensor names,
+// formats), and its labels keep to one line.
+func checkDetailsFit(t *testing.T, p *page) {
+	t.Helper()
+	f := eval[struct {
+		Width    float64
+		Overflow bool
+		Out      []string
+		Wrapped  []string
+	}](t, p, detailsFit)
+	if f.Width < 400 || f.Overflow || len(f.Out) > 0 || len(f.Wrapped) > 0 {
+		t.Errorf("layer details: %.0f px wide (want ≥ 400), scrolls sideways %v, past its edge or clipped %q, labels on two lines %q", f.Width, f.Overflow, f.Out, f.Wrapped)
+	}
 }
 
 // backendByLabel returns the backend labelled label.

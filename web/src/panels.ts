@@ -100,14 +100,18 @@ function evidenceList(ev: string[] | null): HTMLElement | null {
 
 function tensorTable(title: string, ts: Tensor[] | null | undefined): HTMLElement | null {
   if (!ts || !ts.length) return null;
+  // Two rows per tensor: its whole name across the panel's width (the
+  // details are where a name cut elsewhere is read in full), then its
+  // dimensions, format and location, so that the narrow side panel shows
+  // no clipped column.
   const tb = h("tbody");
   for (const t of ts) {
-    tb.appendChild(h("tr", null, h("td", { class: "mono" }, h("span", { class: "cut", text: t.Name, title: t.Name })),
-      h("td", { class: "mono dims", text: (t.Dimensions || []).join("×") }),
-      h("td", { text: t["Format/Datatype"] }),
-      h("td", { text: t.Location || "" })));
+    tb.appendChild(h("tr", { class: "tname" }, h("td", { class: "mono", text: t.Name, attrs: { colspan: "2" } })));
+    tb.appendChild(h("tr", { class: "tfacts" },
+      h("td", { class: "mono dims", text: (t.Dimensions || []).join("×"), title: (t.Dimensions || []).join("×") }),
+      h("td", null, t["Format/Datatype"] || "", t.Location ? h("div", { class: "muted small", text: `location: ${t.Location}` }) : null)));
   }
-  return h("div", null, h("h4", { text: title }), h("table", { class: "tensors" }, h("thead", null, h("tr", null, h("th", { text: "Tensor" }), h("th", { text: "Dimensions" }), h("th", { text: "Format / data type" }), h("th", { text: "Location" }))), tb));
+  return h("div", null, h("h4", { text: title }), h("table", { class: "tensors stacked" }, h("thead", null, h("tr", null, h("th", { text: "Dimensions" }), h("th", { text: "Format / data type" }))), tb));
 }
 
 function kv(dl: HTMLElement, k: string, v: string | number | null | undefined): void {
