@@ -523,16 +523,70 @@ func TestItems100k(t *testing.T) {
 			p.elementShot(t, "#explorer", "100k-time-"+look)
 		}
 		p.setValue(t, "#graph-color", "type", "change")
-		// Hierarchy: not checked for labels here. Its top level at 10^5
-		// layers holds about a thousand groups of ~18 px, each unlabelled
-		// (issue 23 item 7 left open: the tree needs a coarser top level).
+		// Hierarchy: labelled tiles at every level from the top down to
+		// the layers, opened largest first with Enter.
 		p.showView(t, "hierarchy")
-		if look == "1280x800-light" {
-			p.elementShot(t, "#explorer", "100k-hierarchy-"+look)
+		cv := p.checkVisible(t, "treemap canvas", "#treemap-canvas", false)
+		p.do(t, chromedp.Focus(chromedp.CSS("#treemap-canvas")))
+		for level := 0; level < 6; level++ {
+			r := eval[treemapReport](t, p, `window.__trtperf.treemap()`)
+			checkTreemapLabels(t, r, cv.Width*cv.Height, fmt.Sprintf("level %d (%s)", level, r.At))
+			if look == "1280x800-light" {
+				p.elementShot(t, "#treemap", fmt.Sprintf("100k-hierarchy-%s-level%d", look, level))
+			}
+			if len(r.Rects) == 0 || r.Rects[0].Layer >= 0 {
+				break
+			}
+			p.do(t, chromedp.KeyEvent("\r"))
 		}
 		checkNoBrokenTokens(t, p, "100k")
 	})
 	noJSErrors(t, p)
+}
+
+// legibleTile is the smallest treemap tile (px) that must carry a label:
+// one 12 px line with a few characters of its name.
+const legibleTileW, legibleTileH = 44.0, 20.0
+
+// checkTreemapLabels is issue 23 item 7's "labelled hierarchy tiles down
+// to a legible size" on one level of the treemap: every tile at least
+// legibleTileW × legibleTileH carries a label of at least three characters
+// of its name (cut in the middle) that fits inside it, no two tiles of a depth overlap, and
+// labelled tiles cover most of the canvas (a level of a thousand specks
+// has none).
+func checkTreemapLabels(t *testing.T, r treemapReport, canvas float64, at string) {
+	t.Helper()
+	labelled, bad := 0.0, 0
+	for i, x := range r.Rects {
+		if x.Open {
+			continue // a group drawn open: its header and parts are drawn
+		}
+		if x.W >= legibleTileW && x.H >= legibleTileH && !x.Labelled && bad < 5 {
+			bad++
+			t.Errorf("%s: the %.0f×%.0f px tile %q has no label", at, x.W, x.H, x.Name)
+		}
+		if x.Labelled {
+			labelled += x.W * x.H
+			// The label is the tile's name (and count), or its start and
+			// end around "…".
+			head, tail, cut := strings.Cut(x.Label, "…")
+			if !strings.HasPrefix(x.Full, x.Name) || (!cut && x.Label != x.Full) || (cut && (!strings.HasPrefix(x.Full, head) || !strings.HasSuffix(x.Full, tail) || len([]rune(head+tail)) < 3)) {
+				t.Errorf("%s: tile %q is labelled %q", at, x.Name, x.Label)
+			}
+			if x.LabelW > x.W-5 {
+				t.Errorf("%s: the label %q (%.0f px) is wider than its %.0f px tile", at, x.Label, x.LabelW, x.W)
+			}
+		}
+		for _, y := range r.Rects[i+1:] {
+			if y.Depth == x.Depth && min(x.X+x.W, y.X+y.W)-max(x.X, y.X) > 0.5 && min(x.Y+x.H, y.Y+y.H)-max(x.Y, y.Y) > 0.5 {
+				t.Errorf("%s: tiles %q and %q overlap", at, x.Name, y.Name)
+				return
+			}
+		}
+	}
+	if labelled < 0.8*canvas {
+		t.Errorf("%s: labelled tiles cover %.0f%% of the canvas, want at least 80%%", at, 100*labelled/canvas)
+	}
 }
 
 // TestLogOnlyReport is issue 23 item 1 for log-derived backends (a trtexec

@@ -163,6 +163,11 @@ type treemapReport struct {
 		X, Y, W, H float64
 		Depth      int
 		Value      float64
+		Open       bool    // a group drawn open into its parts
+		Labelled   bool    // a label was drawn on the tile
+		Label      string  // the label as drawn (fitted with …)
+		LabelW     float64 // its width in px
+		Full       string  // the label before it was fitted
 	}
 	Text []canvasPair // text the last draw put on the canvas, with the colour under it
 }

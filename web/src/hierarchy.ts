@@ -19,6 +19,8 @@ export interface TNode {
   parent: TNode | null;
   /** the type carrying most of the value under it (colour) */
   type: string;
+  /** the lowest layer index under it (execution order of groups) */
+  first: number;
 }
 
 /** Deepest name-prefix level used below the top level. */
@@ -95,14 +97,14 @@ export function nameParts(name: string): string[] {
  *  with one child are merged so every level splits something. */
 export function buildTree(m: Model): TNode {
   const byTime = m.timed && m.avg.some((v) => v > 0);
-  const root: TNode = { name: "engine", path: "engine", value: 0, count: 0, children: [], layer: -1, parent: null, type: "" };
+  const root: TNode = { name: "engine", path: "engine", value: 0, count: 0, children: [], layer: -1, parent: null, type: "", first: 0 };
   const index = new Map<TNode, Map<string, TNode>>();
   const child = (p: TNode, key: string): TNode => {
     let kids = index.get(p);
     if (!kids) index.set(p, (kids = new Map()));
     let c = kids.get(key);
     if (!c) {
-      c = { name: key, path: p === root ? key : p.path + " / " + key, value: 0, count: 0, children: [], layer: -1, parent: p, type: "" };
+      c = { name: key, path: p === root ? key : p.path + " / " + key, value: 0, count: 0, children: [], layer: -1, parent: p, type: "", first: 0 };
       kids.set(key, c);
       p.children!.push(c);
     }
@@ -118,10 +120,10 @@ export function buildTree(m: Model): TNode {
     if (g >= 0) at = child(at, myelinName[g] || (myelinName[g] = "Myelin graph " + g));
     // The last part names the layer itself; the ones before are its blocks.
     for (let d = 0; d < Math.min(MAX_DEPTH, parts.length - 1); d++) at = child(at, parts[d]);
-    at.children!.push({ name: m.names[i], path: m.names[i], value: v, count: 1, children: null, layer: i, parent: at, type: m.type[i] });
+    at.children!.push({ name: m.names[i], path: m.names[i], value: v, count: 1, children: null, layer: i, parent: at, type: m.type[i], first: i });
   }
   finish(root);
-  return merge(root);
+  return binLevels(merge(root));
 }
 
 /** Sums values and counts bottom-up, picks each group's dominant type and
@@ -135,21 +137,81 @@ function finish(root: TNode): void {
     if (n.children) for (const c of n.children) if (c.children) stack.push(c);
   }
   const byType = new Map<string, number>();
-  for (let k = post.length - 1; k >= 0; k--) {
-    const n = post[k];
-    byType.clear();
-    n.value = 0;
-    n.count = 0;
-    for (const c of n.children!) {
-      n.value += c.value;
-      n.count += c.count;
-      byType.set(c.type, (byType.get(c.type) || 0) + c.value + 1e-9 * c.count);
-    }
-    let best = "", bv = -1;
-    for (const [t, v] of byType) if (v > bv) [best, bv] = [t, v];
-    n.type = best;
-    n.children!.sort((a, b) => b.value - a.value || b.count - a.count || (a.name < b.name ? -1 : 1));
+  for (let k = post.length - 1; k >= 0; k--) summarise(post[k], byType);
+}
+
+/** A group's value, count, first layer and dominant type from its
+ *  children, which it sorts largest first. */
+function summarise(n: TNode, byType: Map<string, number>): void {
+  byType.clear();
+  n.value = 0;
+  n.count = 0;
+  n.first = Infinity;
+  for (const c of n.children!) {
+    n.value += c.value;
+    n.count += c.count;
+    n.first = Math.min(n.first, c.first);
+    byType.set(c.type, (byType.get(c.type) || 0) + c.value + 1e-9 * c.count);
   }
+  let best = "", bv = -1;
+  for (const [t, v] of byType) if (v > bv) [best, bv] = [t, v];
+  n.type = best;
+  n.children!.sort((a, b) => b.value - a.value || b.count - a.count || (a.name < b.name ? -1 : 1));
+}
+
+/** Most parts one level shows before its parts are put into ranges. */
+const MAX_PARTS = 24;
+/** A part this share of its level or more gets a legible tile on a
+ *  report-sized canvas (about 1/256 of ~1,200 × 500 px is 44 × 20 px, a
+ *  labelled tile, with room to spare). */
+const LEGIBLE_SHARE = 1 / 256;
+
+/** Puts the parts of a level that has too many, each too small to carry a
+ *  label (at 10^5 layers: ~1,000 Myelin graphs of a 1/1,000 share each),
+ *  into consecutive ranges in execution order — "Myelin graph 0–22" —
+ *  of at most MAX_PARTS each, so that every level draws labelled tiles. A
+ *  level where the legible parts hold half the value or more is left as
+ *  it is: its big parts show at once. */
+function binLevels(root: TNode): TNode {
+  const byType = new Map<string, number>();
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!n.children) continue;
+    const kids = n.children;
+    let legible = 0;
+    if (kids.length > MAX_PARTS && n.value > 0) for (const c of kids) if (c.value >= LEGIBLE_SHARE * n.value) legible += c.value;
+    if (kids.length > MAX_PARTS && legible < 0.5 * n.value) {
+      const order = kids.slice().sort((a, b) => a.first - b.first);
+      const per = Math.ceil(order.length / MAX_PARTS);
+      const bins: TNode[] = [];
+      for (let k = 0; k < order.length; k += per) {
+        const part = order.slice(k, k + per);
+        const name = rangeName(part[0].name, part[part.length - 1].name);
+        const b: TNode = { name, path: !n.parent && n.path === "engine" ? name : n.path + " / " + name, value: 0, count: 0, children: part, layer: -1, parent: n, type: "", first: 0 };
+        for (const c of part) c.parent = b;
+        summarise(b, byType);
+        bins.push(b);
+      }
+      n.children = bins;
+      bins.sort((a, b) => b.value - a.value || a.first - b.first);
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return root;
+}
+
+/** The name of a range of parts from a to b: their common start once
+ *  ("Myelin graph 0–22", "layers.3–9"; a number is never cut), else both
+ *  names ("conv1 … fc"). */
+export function rangeName(a: string, b: string): string {
+  if (a === b) return a;
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  // Do not cut inside a number: "graph 1" and "graph 16" share "graph ".
+  while (p > 0 && /[0-9]/.test(a[p - 1]) && (/[0-9]/.test(a[p] || "") || /[0-9]/.test(b[p] || ""))) p--;
+  if (p < 3) return `${a} … ${b}`;
+  return `${a}–${b.slice(p)}`;
 }
 
 /** Replaces each group that has a single group child by that child (with
@@ -181,7 +243,11 @@ function merge(root: TNode): TNode {
   return r;
 }
 
-export interface Rect { x: number; y: number; w: number; h: number; node: TNode; depth: number; open?: boolean; labelled?: boolean }
+export interface Rect { x: number; y: number; w: number; h: number; node: TNode; depth: number; open?: boolean; labelled?: boolean;
+  /** the label drawn (fitted to the tile), and its width in px */
+  label?: string; labelW?: number;
+  /** the label before fitting */
+  full?: string }
 
 /** Squarified treemap of the children of a group inside a rectangle. */
 export function squarify(kids: TNode[], x: number, y: number, w: number, h: number, total: number, out: (n: TNode, x: number, y: number, w: number, h: number) => void): void {
@@ -235,9 +301,12 @@ const HEADER = 18;
 const TABLE_ROWS = 50;
 /** Rectangles smaller than this (CSS px²) are not drawn one by one. */
 const MIN_AREA = 6;
-/** Area per part (px²) from which a group is drawn open: a 44 × 20 tile
- *  holds a label. */
-const LEGIBLE_AREA = 44 * 20;
+/** Area (px²) each part of a group needs for the group to be drawn open
+ *  one level deeper: two lines (name and time) of about 12 characters, a
+ *  90 × 34 tile. Smaller parts are read by opening the group. */
+const OPEN_PART_AREA = 90 * 34;
+/** Fewest characters of a name that make a label worth drawing. */
+const MIN_LABEL_CHARS = 3;
 
 export class HierarchyView {
   readonly el: HTMLElement;
@@ -302,9 +371,9 @@ export class HierarchyView {
   }
 
   /** For tests: the drawn rectangles of the current level (CSS px, canvas-relative). */
-  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number; open: boolean; labelled: boolean }[]; total: number; text: ReturnType<DrawnText["report"]> } {
+  report(): { at: string; rects: { name: string; layer: number; x: number; y: number; w: number; h: number; depth: number; value: number; open: boolean; labelled: boolean; label: string; labelW: number; full: string }[]; total: number; text: ReturnType<DrawnText["report"]> } {
     return { at: this.at ? this.at.path : "", total: this.at ? this.at.value : 0, text: this.drawn.report(),
-      rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value, open: !!r.open, labelled: !!r.labelled })) };
+      rects: this.rects.map((r) => ({ name: r.node.name, layer: r.node.layer, x: r.x, y: r.y, w: r.w, h: r.h, depth: r.depth, value: r.node.value, open: !!r.open, labelled: !!r.labelled, label: r.label || "", labelW: r.labelW || 0, full: r.full || "" })) };
   }
 
   private open(n: TNode): void {
@@ -383,12 +452,16 @@ export class HierarchyView {
       if (open && n.value > 0) {
         // Open when parts big enough to label would fill most of it.
         const inner = (w - 4) * (hh - HEADER - 2);
-        let legible = 0;
+        let legible = 0, parts = 0;
         for (const c of n.children!) {
           const a = (inner * c.value) / n.value;
-          if (a >= LEGIBLE_AREA * 1.5) legible += a;
+          if (a >= OPEN_PART_AREA) {
+            legible += a;
+            parts++;
+          }
         }
-        open = legible >= 0.8 * inner;
+        // One big part and specks say no more than the closed tile.
+        open = parts >= 2 && legible >= 0.8 * inner;
       }
       this.rects.push({ x, y, w, h: hh, node: n, depth: 1, open });
       if (open) {
@@ -409,7 +482,7 @@ export class HierarchyView {
         if (r.w > 30) {
           g.fillStyle = ink;
           g.font = "600 12px system-ui, sans-serif";
-          g.fillText(fit(g, `${n.name} · ${this.share(n)}`, r.w - 8), r.x + 4, r.y + 3);
+          g.fillText(fitMiddle(g, `${n.name} · ${this.share(n)}`, r.w - 8), r.x + 4, r.y + 3);
           this.drawn.add("group header", ink, head);
           g.font = "12px system-ui, sans-serif";
         }
@@ -421,10 +494,21 @@ export class HierarchyView {
       g.strokeStyle = panel;
       g.lineWidth = 1;
       g.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(0, r.w - 1), Math.max(0, r.h - 1));
-      r.labelled = r.w > 40 && r.h > 16;
+      // A label is drawn when the tile holds a line of text and at least
+      // a few characters of the name fit: never a lone "…".
+      // Cut in the middle: siblings share their start (a module path, "Myelin
+      // graph "), their end tells them apart.
+      // The layer count goes first when the name does not fit with it.
+      let full = n.children ? `${n.name} (${fmtInt(n.count)})` : n.name;
+      if (full !== n.name && g.measureText(full).width > r.w - 6) full = n.name;
+      const label = r.w > 40 && r.h > 16 ? fitMiddle(g, full, r.w - 6) : "";
+      r.labelled = label.replace("…", "").length >= MIN_LABEL_CHARS;
       if (r.labelled) {
+        r.label = label;
+        r.full = full;
+        r.labelW = g.measureText(label).width;
         g.fillStyle = inkOn(fill);
-        g.fillText(fit(g, n.children ? `${n.name} (${fmtInt(n.count)})` : n.name, r.w - 6), r.x + 3, r.y + 3);
+        g.fillText(label, r.x + 3, r.y + 3);
         this.drawn.add(n.children ? "group label" : "layer label", inkOn(fill), fill);
         if (r.h > 32) g.fillText(fit(g, this.share(n), r.w - 6), r.x + 3, r.y + 18);
       }
@@ -558,6 +642,24 @@ export class HierarchyView {
     this.draw();
     this.say(this.at!.children![this.focus]);
   }
+}
+
+/** s with its middle replaced by … to fit width px in the context's
+ *  font: a third of the kept characters from its start, the rest from its
+ *  end ("Myel…765–809 (4,185)"); "" when not even two fit. */
+function fitMiddle(g: CanvasRenderingContext2D, s: string, width: number): string {
+  if (g.measureText(s).width <= width) return s;
+  const cut = (k: number) => {
+    const head = Math.ceil(k / 3);
+    return s.slice(0, head) + "…" + s.slice(s.length - (k - head));
+  };
+  let lo = 0, hi = s.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (g.measureText(cut(mid)).width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo >= 2 ? cut(lo) : "";
 }
 
 /** s shortened with … to fit width px in the context's font. */
