@@ -1149,6 +1149,10 @@ func (e enc) finding(v *Finding) {
 	e.Str(v.NextCheck)
 	e.Key(false, "layers")
 	e.Ints(v.Layers)
+	if len(v.Records) != 0 {
+		e.Key(false, "records")
+		e.Ints(v.Records)
+	}
 	if len(v.Parts) != 0 {
 		e.Key(false, "parts")
 		e.Buf = append(e.Buf, '[')
@@ -1176,6 +1180,10 @@ func (e enc) findingPart(v *FindingPart) {
 	e.Ints(v.Layers)
 	e.Key(false, "time_ms")
 	e.Float("findingPart.time_ms", v.TimeMs)
+	if len(v.Records) != 0 {
+		e.Key(false, "records")
+		e.Ints(v.Records)
+	}
 	e.Buf = append(e.Buf, '}')
 }
 

@@ -171,7 +171,7 @@ func (c *checker) backend(p string, b *Backend) {
 			c.add(p+"/concentration", "need layers_50 <= layers_80 <= layers_90 <= %d records, got %d, %d, %d", len(b.Records), k.Layers50, k.Layers80, k.Layers90)
 		}
 	}
-	owner := map[int]int{}
+	owner, recOwner := map[int]int{}, map[int]int{}
 	recSum := 0.0
 	for i := range b.Issues {
 		f := &b.Issues[i]
@@ -195,6 +195,16 @@ func (c *checker) backend(p string, b *Backend) {
 				c.add(q+"/layers/"+strconv.Itoa(j), "layer %d is owned by issues %d and %d: every layer belongs to at most one finding", l, o, i)
 			}
 			owner[l] = i
+		}
+		for j, r := range f.Records {
+			if r < 0 || r >= len(b.Records) {
+				c.add(q+"/records/"+strconv.Itoa(j), "record index %d out of range [0, %d)", r, len(b.Records))
+				continue
+			}
+			if o, ok := recOwner[r]; ok {
+				c.add(q+"/records/"+strconv.Itoa(j), "record %d is owned by issues %d and %d: every record belongs to at most one finding", r, o, i)
+			}
+			recOwner[r] = i
 		}
 	}
 	if d := b.Diagnosis; d != nil && recSum > d.ReferenceMs*(1+1e-6)+1e-9 {

@@ -690,9 +690,11 @@ type Finding struct {
 	RecoverableHighMs float64 `json:"recoverable_high_ms"`
 	RecoverableShare  float64 `json:"recoverable_share"` // percent of diagnosis.reference_ms
 	// PriceBasis is "estimate" (owned time × the rule's factor),
-	// "sibling_measured" (a measured difference to a sibling build) or
+	// "sibling_measured" (a measured difference to a sibling build),
 	// "model" (the cost model's time of the owned layers as built minus
-	// under the change the finding proposes).
+	// under the change the finding proposes) or "estimate_guessed_kinds"
+	// (a profile_only backend: the owned records' measured time × the
+	// rule's factor, the records' kinds guessed from their names).
 	PriceBasis  string             `json:"price_basis"`
 	PriceFactor string             `json:"price_factor"` // how the price was computed, in words
 	Action      string             `json:"action"`       // what to change, one sentence
@@ -700,9 +702,17 @@ type Finding struct {
 	Metrics     map[string]float64 `json:"metrics"`
 	NextCheck   string             `json:"next_check"`
 	Layers      []int              `json:"layers"` // the layers the finding owns, most expensive first
-	// Parts split the owned layers by the causes the evidence tells apart
-	// (standalone Q/DQ, float neighbours, ...): each owned layer is in
-	// exactly one part and the parts' time_ms sum to metrics.time_ms.
+	// Records are the records the finding owns (indexes into records),
+	// most expensive first, for a profile_only backend: its records have
+	// no layer info, so they, not layers, are what findings own (no
+	// record in two findings); Layers then holds the owned records'
+	// matched layers (names-only layer info), or nothing. Absent for
+	// other backends, whose findings own layers.
+	Records []int `json:"records,omitempty"`
+	// Parts split the owned layers (the owned records, when Records is
+	// set) by the causes the evidence tells apart (standalone Q/DQ, float
+	// neighbours, ...): each owned layer or record is in exactly one part
+	// and the parts' time_ms sum to metrics.time_ms.
 	// Empty when the finding is one part; absent in older files.
 	Parts []FindingPart `json:"parts,omitempty"`
 	// Places are every place the action names to change (model ops or
@@ -711,11 +721,19 @@ type Finding struct {
 	Places []string `json:"places,omitempty"`
 }
 
+// PriceGuessedKinds is the issues[].price_basis of a profile_only
+// backend's findings: the owned records' measured time × the rule's
+// factor, the records' kinds guessed from their names.
+const PriceGuessedKinds = "estimate_guessed_kinds"
+
 // FindingPart is one cause's share of a finding's owned layers.
 type FindingPart struct {
 	Name   string  `json:"name"`    // what the part is, as the evidence says it
 	Layers []int   `json:"layers"`  // owned layers in this part, most expensive first
 	TimeMs float64 `json:"time_ms"` // their profiled time (sum of avg_ms)
+	// Records are the owned records in this part (indexes into records),
+	// most expensive first, when the finding owns records (Finding.Records).
+	Records []int `json:"records,omitempty"`
 }
 
 // MetricAccuracyTradeoff is the issues[].metrics key (value 1) of a finding

@@ -759,8 +759,8 @@ export interface Finding {
   recoverable_high_ms: number;
   /** recoverable_ms / diagnosis.reference_ms, percent. */
   recoverable_share: number;
-  /** estimate: owned time × the rule's factor; sibling_measured: a measured difference to a sibling build of the same model; model: the cost model's time of the owned layers as built minus under the proposed change (backend prediction). */
-  price_basis: "estimate" | "sibling_measured" | "model";
+  /** estimate: owned time × the rule's factor; sibling_measured: a measured difference to a sibling build of the same model; model: the cost model's time of the owned layers as built minus under the proposed change (backend prediction); estimate_guessed_kinds: a profile_only backend's owned records' measured time × the rule's factor, the records' kinds guessed from their names. */
+  price_basis: "estimate" | "sibling_measured" | "model" | "estimate_guessed_kinds";
   /** How the price was computed, in words. */
   price_factor: string;
   /** What to change, one sentence. */
@@ -770,7 +770,9 @@ export interface Finding {
   next_check: string;
   /** The layers the finding owns, most expensive first. */
   layers: LayerIndex[];
-  /** The owned layers split by the causes the evidence tells apart: each owned layer in exactly one part, the parts' time_ms summing to metrics.time_ms. Absent when the finding is one part. */
+  /** profile_only backends: the records the finding owns (indexes into records), most expensive first; no record in two findings of a backend. layers then holds their matched layers (names-only layer info) or nothing. Absent for other backends. */
+  records?: number[];
+  /** The owned layers (the owned records, when records is set) split by the causes the evidence tells apart: each owned layer or record in exactly one part, the parts' time_ms summing to metrics.time_ms. Absent when the finding is one part. */
   parts?: FindingPart[];
   /** Every place the action names to change (model ops or layers), in full; the action's text names the first few and how many. Absent when it names none. */
   places?: string[];
@@ -784,6 +786,8 @@ export interface FindingPart {
   layers: LayerIndex[];
   /** Their profiled time (sum of avg_ms). */
   time_ms: number;
+  /** The owned records in this part (indexes into records), most expensive first, when the finding owns records. */
+  records?: number[];
 }
 
 /** The time base of the findings' prices: the measured latency when the folder has one, else the profiled layer sum; null without timing. */
