@@ -67,9 +67,10 @@ func layerInfoHint(label string, rel release) string {
 
 // fillProfileOnly gives a backend without usable layer info the timing its
 // profile holds: records whose layer kinds are guessed from their names
-// (tagged layerfacts.TagGuessed), breakdowns and concentration. Names-only
-// layer info that matches the profile one to one gives the records their
-// layer indexes.
+// (tagged layerfacts.TagGuessed and the tags of the guessed kind, so a
+// guessed reformat, Q/DQ or cast is a conversion), breakdowns and
+// concentration. Names-only layer info that matches the profile one to
+// one gives the records their layer indexes.
 func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.ProfileRecord, names []engine.Layer, msgs *messages) {
 	var sumAvg float64
 	for _, r := range recs {
@@ -103,7 +104,7 @@ func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.Pro
 		r.LayerType = layerfacts.GuessKind(r.Name)
 		r.Precision = "unknown"
 		r.TacticFamily = layerfacts.FamilyUnknown
-		r.Tags = []string{layerfacts.TagGuessed}
+		r.Tags = layerfacts.GuessedTags(r.LayerType)
 		if layerOf != nil {
 			r.Layer = layerOf[i]
 		}

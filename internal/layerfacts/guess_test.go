@@ -1,6 +1,7 @@
 package layerfacts
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,6 +162,33 @@ func TestSMVersion(t *testing.T) {
 	} {
 		if got := SMVersion(tactic); got != want {
 			t.Errorf("SMVersion(%q) = %d, want %d", tactic, got, want)
+		}
+	}
+}
+
+// A record whose kind is guessed from its name carries the tags of that
+// kind, so a guessed reformat, Q/DQ or cast is the same conversion a layer
+// with layer info is, and nothing else is one.
+func TestGuessedTagsConversions(t *testing.T) {
+	for name, want := range map[string]string{
+		"Reformatting CopyNode for Input Tensor 0 to Conv_0": ConvReformat,
+		"Conv_19 + Add_20 + Relu_21 output reformatter 0":    ConvReformat,
+		"QuantizeLinear_7":                                      ConvQuantize,
+		"input_1_quantize_scale_node":                           ConvQuantize,
+		"DequantizeLinear_9":                                    ConvDequantize,
+		"conv1_dequantize_scale_node":                           ConvDequantize,
+		"conv1.weight + QuantizeLinear_7 + Conv_9 + MaxPool_12": "",
+		"/model/conv1/Conv":                                     "",
+		"{conv1,pool1,conv2} output reformatter 0":              "", // the GPU's wait for the DLA
+		"data to nvm":                                           "",
+	} {
+		kind := GuessKind(name)
+		tags := GuessedTags(kind)
+		if !slices.Contains(tags, TagGuessed) {
+			t.Errorf("%q (%s): tags %v lack %s", name, kind, tags, TagGuessed)
+		}
+		if got := ConversionKind(tags, 1, nil, nil, name); got != want {
+			t.Errorf("%q (%s, tags %v): conversion %q, want %q", name, kind, tags, got, want)
 		}
 	}
 }

@@ -453,3 +453,13 @@ func OpWords(name string) []string {
 // WordIsQuantize reports whether an OpWords word names a quantize or
 // dequantize operation.
 func WordIsQuantize(w string) bool { return wordTags[w]&tQuantize != 0 }
+
+// GuessedTags are the tags of a profile_only record whose kind GuessKind
+// guessed from its name: the tags that kind gives as a layer type
+// ("Reformat" → reformat, "Quantize" and "Dequantize" → quantize, "Cast" →
+// cast, "Convolution" → conv, ...) and TagGuessed. So what reads tags
+// counts such a record as it counts a layer with layer info: a reformat,
+// Q/DQ or cast guessed from a name is a conversion (ConversionKind).
+func GuessedTags(kind string) []string {
+	return (typeTags(kind) | tGuessed).strings()
+}
