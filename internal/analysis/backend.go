@@ -202,7 +202,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	if v.AnalysisMode == contract.ModeProfileOnly {
 		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
-		out.Overview = findings.DescribeProfileOnly(&out)
+		out.Issues, out.Diagnosis, out.Overview = findings.EvaluateProfileOnly(&out)
 	}
 	if timesNote != "" {
 		msgs.info(CodeSeveralRuns, timesNote)

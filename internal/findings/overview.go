@@ -102,45 +102,11 @@ func evalOverview(c *evaluation) []contract.OverviewItem {
 			Metrics:  map[string]float64{"time_ms": round(sumMs(tiny), 6), "share_pct": round(c.pct(sumMs(tiny)), 3), "layer_count": float64(len(tiny))},
 			Layers:   []int{}})
 	}
-	// Candidate findings too small to score; those under
-	// limits.minorListPct are only counted.
-	var minor []contract.Finding
-	unlisted := 0
-	for _, f := range c.minor {
-		if f.RecoverableShare >= limits.minorListPct {
-			minor = append(minor, f)
-		} else {
-			unlisted++
-		}
-	}
-	if len(minor) > 0 {
-		o := contract.OverviewItem{ID: contract.OverviewMinorItems, Title: fmt.Sprintf("%d possible change(s) worth under %.0f%% each (not scored)", len(minor), limits.minFindingPct),
-			Layers: []int{}}
-		sum := 0.0
-		for _, f := range minor {
-			sum += f.RecoverableMs
-			o.Evidence = append(o.Evidence, fmt.Sprintf("%s (%s): about %.4f ms, %.2f%% of %.4f ms; within run-to-run noise, so re-measuring cannot confirm the gain.", f.Title, f.ID, f.RecoverableMs, f.RecoverableShare, c.ref))
-			o.Layers = append(o.Layers, f.Layers...)
-		}
-		if unlisted > 0 {
-			o.Evidence = append(o.Evidence, fmt.Sprintf("%d more under %.1f%% each, not listed.", unlisted, limits.minorListPct))
-		}
-		slices.Sort(o.Layers)
-		o.Layers = slices.Compact(o.Layers)
-		o.Metrics = map[string]float64{"recoverable_ms": round(sum, 6), "share_pct": round(sum/max(c.ref, 1e-12)*100, 3), "item_count": float64(len(minor))}
-		for _, f := range minor { // each item's price, citable by id
-			o.Metrics[f.ID+"_ms"] = round(f.RecoverableMs, 6)
-			o.Metrics[f.ID+"_share_pct"] = round(f.RecoverableShare, 3)
-		}
+	if o, ok := minorItems(c); ok {
 		out = append(out, o)
 	}
-	// Profiling overhead.
-	if c.refSource != RefLayerSum && c.ref > 0 {
-		ratio := c.total / c.ref
-		out = append(out, contract.OverviewItem{ID: "profiling_overhead", Title: fmt.Sprintf("The per-layer profile sums to %.2f× the measured GPU time", ratio),
-			Evidence: []string{fmt.Sprintf("Layer sum %.4f ms vs measured %.4f ms (%s). Per-layer profiling adds event overhead per kernel; it is information, not a problem to fix. Findings are priced on the measured time.", c.total, c.ref, strings.ReplaceAll(c.refSource, "_", " "))},
-			Metrics:  map[string]float64{"layer_sum_ms": round(c.total, 6), "reference_ms": round(c.ref, 6), "ratio": round(ratio, 4)},
-			Layers:   []int{}})
+	if o, ok := profilingOverhead(c); ok {
+		out = append(out, o)
 	}
 	return out
 }
@@ -157,4 +123,53 @@ func tacticWords(r *contract.Record) string {
 		}
 	}
 	return fmt.Sprintf("%s (%s)", r.TacticFamily, tc)
+}
+
+// minorItems lists the candidate findings too small to score; those under
+// limits.minorListPct are only counted.
+func minorItems(c *evaluation) (contract.OverviewItem, bool) {
+	var minor []contract.Finding
+	unlisted := 0
+	for _, f := range c.minor {
+		if f.RecoverableShare >= limits.minorListPct {
+			minor = append(minor, f)
+		} else {
+			unlisted++
+		}
+	}
+	if len(minor) == 0 {
+		return contract.OverviewItem{}, false
+	}
+	o := contract.OverviewItem{ID: contract.OverviewMinorItems, Title: fmt.Sprintf("%d possible change(s) worth under %.0f%% each (not scored)", len(minor), limits.minFindingPct),
+		Layers: []int{}}
+	sum := 0.0
+	for _, f := range minor {
+		sum += f.RecoverableMs
+		o.Evidence = append(o.Evidence, fmt.Sprintf("%s (%s): about %.4f ms, %.2f%% of %.4f ms; within run-to-run noise, so re-measuring cannot confirm the gain.", f.Title, f.ID, f.RecoverableMs, f.RecoverableShare, c.ref))
+		o.Layers = append(o.Layers, f.Layers...)
+	}
+	if unlisted > 0 {
+		o.Evidence = append(o.Evidence, fmt.Sprintf("%d more under %.1f%% each, not listed.", unlisted, limits.minorListPct))
+	}
+	slices.Sort(o.Layers)
+	o.Layers = slices.Compact(o.Layers)
+	o.Metrics = map[string]float64{"recoverable_ms": round(sum, 6), "share_pct": round(sum/max(c.ref, 1e-12)*100, 3), "item_count": float64(len(minor))}
+	for _, f := range minor { // each item's price, citable by id
+		o.Metrics[f.ID+"_ms"] = round(f.RecoverableMs, 6)
+		o.Metrics[f.ID+"_share_pct"] = round(f.RecoverableShare, 3)
+	}
+	return o, true
+}
+
+// profilingOverhead says how far the per-layer sum overstates the
+// measured time, when a measured time is the reference.
+func profilingOverhead(c *evaluation) (contract.OverviewItem, bool) {
+	if c.refSource == RefLayerSum || c.ref <= 0 {
+		return contract.OverviewItem{}, false
+	}
+	ratio := c.total / c.ref
+	return contract.OverviewItem{ID: "profiling_overhead", Title: fmt.Sprintf("The per-layer profile sums to %.2f× the measured GPU time", ratio),
+		Evidence: []string{fmt.Sprintf("Layer sum %.4f ms vs measured %.4f ms (%s). Per-layer profiling adds event overhead per kernel; it is information, not a problem to fix. Findings are priced on the measured time.", c.total, c.ref, strings.ReplaceAll(c.refSource, "_", " "))},
+		Metrics:  map[string]float64{"layer_sum_ms": round(c.total, 6), "reference_ms": round(c.ref, 6), "ratio": round(ratio, 4)},
+		Layers:   []int{}}, true
 }

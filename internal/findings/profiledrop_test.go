@@ -1,11 +1,15 @@
 package findings_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
 	"github.com/trtperf/trtperf/internal/findings"
+	"github.com/trtperf/trtperf/internal/gen"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // expertFirstCause is, per corpus backend whose layer names suffice, the
@@ -13,17 +17,17 @@ import (
 // Backends whose first cause needs layer info (an FP32 build, a batch-1
 // GEMV, a sibling's measured gain) or that are clean get no cause item.
 var expertFirstCause = map[string]string{
-	"trex-resnet18-a100-fp32-fp16/fp16":                      findings.ProfilePrologue, // FP32→FP16 input reformat ~8 %
-	"trex-resnet18-a100-qat/int8-qat":                        findings.ProfileStandaloneQDQ,
-	"trex-resnet18-a100-qat/int8-qat-residual":               findings.ProfilePrologue, // the graph-input QuantizeLinear
-	"trex-resnet18-a100-qat/int8-qat-residual-qgap":          findings.ProfilePrologue,
-	"trex-tf-resnet50-rtx3090/fp16":                          findings.ProfilePrologue, // NHWC transpose + Pad
-	"trex-tf-resnet50-rtx3090/int8-qat":                      findings.ProfilePrologue,
-	"trex-mobilenetv2-qat-titanrtx/int8-qat":                 findings.ProfileStandaloneQDQ,
-	"fuzzy-mobilenetv2-torch-trt-rtx3060/torch-trt":          findings.ProfileUnfusedPointwise, // standalone clamps
-	"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt/torch-trt": findings.ProfileUnfusedPointwise,
-	"controlnet-sd15-trt86-fp16/fp16":                        findings.ProfileDecomposedNorm,
-	"detr-resnet50-int8-layer-names-only/int8":               "profile_decomposed_attention",
+	"trex-resnet18-a100-fp32-fp16/fp16":                      "input_prologue", // FP32→FP16 input reformat ~8 %
+	"trex-resnet18-a100-qat/int8-qat":                        "qdq_placement",
+	"trex-resnet18-a100-qat/int8-qat-residual":               "input_quantize", // the graph-input QuantizeLinear
+	"trex-resnet18-a100-qat/int8-qat-residual-qgap":          "input_quantize",
+	"trex-tf-resnet50-rtx3090/fp16":                          "input_prologue", // NHWC transpose + Pad
+	"trex-tf-resnet50-rtx3090/int8-qat":                      "input_prologue",
+	"trex-mobilenetv2-qat-titanrtx/int8-qat":                 "qdq_placement",
+	"fuzzy-mobilenetv2-torch-trt-rtx3060/torch-trt":          "unfused_epilogue", // standalone clamps
+	"fuzzy-mobilenetv2-jetson-orin-nano-torch-trt/torch-trt": "unfused_epilogue",
+	"controlnet-sd15-trt86-fp16/fp16":                        "decomposed_norm",
+	"detr-resnet50-int8-layer-names-only/int8":               "attention_unfused",
 }
 
 // clean are the backends DIAGNOSIS.md calls clean: no cause item.
@@ -39,10 +43,12 @@ func layerInfo(file string) bool { return strings.HasPrefix(file, "layers_") }
 
 // TestProfileOnlyFirstCause is issue 21's perturbation "drop the layer
 // info": every corpus case without its layer info files is analysed from
-// its profile alone (profile_only), and where the names suffice the first
-// item of its diagnosis is the expert's first cause; clean backends get no
-// cause; every item's records are its own (no record in two items but the
-// descriptive DLA one) and its numbers add up.
+// its profile alone (profile_only), and where the names suffice its first
+// finding is the expert's first cause, priced on the records' measured
+// time; clean backends get no finding; and the findings keep every
+// property of findings with layer info (CheckFindings: no record owned
+// twice, Σ recoverable within the reference, numbers recomputable from
+// the JSON, parts partitioning the owned records, every place named).
 func TestProfileOnlyFirstCause(t *testing.T) {
 	seen := map[string]bool{}
 	for _, name := range corpusCases(t) {
@@ -54,27 +60,21 @@ func TestProfileOnlyFirstCause(t *testing.T) {
 				t.Errorf("%s: mode %s without layer info", key, b.Validation.AnalysisMode)
 				continue
 			}
-			var causes []contract.OverviewItem
-			for _, o := range b.Overview {
-				if strings.HasPrefix(o.ID, "profile_") && o.ID != "profile_dla" {
-					causes = append(causes, o)
-				}
-			}
 			first := ""
-			if len(causes) > 0 {
-				first = causes[0].ID
+			if len(b.Issues) > 0 {
+				first = b.Issues[0].ID
+				t.Logf("%s: first %s recovers %.4f ms (%.2f%%) of %d findings", key, first, b.Issues[0].RecoverableMs, b.Issues[0].RecoverableShare, len(b.Issues))
 			}
-			t.Logf("%s: first %q of %d items", key, first, len(causes))
 			if want, ok := expertFirstCause[key]; ok {
 				seen[key] = true
 				if first != want {
-					t.Errorf("%s: first cause %q, want the expert's %q", key, first, want)
+					t.Errorf("%s: first finding %q, want the expert's %q", key, first, want)
 				}
 			}
-			if clean[key] && len(causes) > 0 {
-				t.Errorf("%s is clean, got %q", key, causes[0].Title)
+			if clean[key] && len(b.Issues) > 0 {
+				t.Errorf("%s is clean, got %q", key, b.Issues[0].Title)
 			}
-			checkItems(t, key, b, causes)
+			findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
 		}
 	}
 	for k := range expertFirstCause {
@@ -84,20 +84,47 @@ func TestProfileOnlyFirstCause(t *testing.T) {
 	}
 }
 
-// checkItems: shares are time over the layer sum, the items' times add up
-// to at most the layer sum, and the cause items of profileCauses hold
-// disjoint records (by name and time: profile_only records have no layer).
-func checkItems(t *testing.T, key string, b *contract.Backend, items []contract.OverviewItem) {
-	t.Helper()
-	total, sum := b.Timing.AverageInferenceMs, 0.0
-	for _, o := range items {
-		ms, pct := o.Metrics["time_ms"], o.Metrics["share_pct"]
-		if d := ms/total*100 - pct; d > 1e-2 || d < -1e-2 {
-			t.Errorf("%s %s: share %v%% is not %v ms of %v ms", key, o.ID, pct, ms, total)
+// TestProfileOnlyFindingsKeepProperties holds every profile_only backend
+// the project meets besides the perturbed corpus (TestProfileOnlyFirstCause)
+// to the properties of findings with layer info (CheckFindings): the
+// generated TensorRT 7 and 8 DLA profiles, and the pasted logs and bare
+// profiles of ../shared/issues. No DLA record is priced.
+func TestProfileOnlyFindingsKeepProperties(t *testing.T) {
+	dla := t.TempDir()
+	for label := range gen.DLAProfiles {
+		if err := gen.WriteDLAProfile(dla, label); err != nil {
+			t.Fatal(err)
 		}
-		sum += ms
 	}
-	if sum > total*(1+1e-9) {
-		t.Errorf("%s: items take %v ms, more than the layer sum %v ms: a record counted twice", key, sum, total)
+	folders := []string{dla}
+	issues, _ := filepath.Glob(filepath.Join(corpustest.IssuesDir(t, corpustest.Issues), "*", "PROVENANCE.md"))
+	for _, p := range issues {
+		folders = append(folders, filepath.Dir(p))
+	}
+	n, priced := 0, 0
+	for _, dir := range folders {
+		d := analyzeFolder(t, dir)
+		for i := range d.Results {
+			b := &d.Results[i]
+			if b.Validation.AnalysisMode != contract.ModeProfileOnly {
+				continue
+			}
+			n++
+			t.Run(filepath.Base(dir)+"/"+b.Label, func(t *testing.T) {
+				findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
+				for _, f := range b.Issues {
+					priced++
+					for _, j := range f.Records {
+						if k := b.Records[j].LayerType; k == layerfacts.KindDLA || k == layerfacts.KindDLATransfer {
+							t.Errorf("%s prices DLA record %q", f.ID, b.Records[j].Name)
+						}
+					}
+				}
+			})
+		}
+	}
+	t.Logf("%d profile_only backends, %d findings", n, priced)
+	if n < len(gen.DLAProfiles) {
+		t.Errorf("only %d profile_only backends", n)
 	}
 }

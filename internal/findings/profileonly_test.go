@@ -20,39 +20,45 @@ func profileOnly(recs map[string]float64, order []string) *contract.Backend {
 	return b
 }
 
-func TestDescribeProfileOnly(t *testing.T) {
+// EvaluateProfileOnly prices the causes the names show on the records'
+// measured time; a cause worth under the finding threshold is no finding.
+func TestEvaluateProfileOnly(t *testing.T) {
 	attention := []string{"/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/attn/MatMul_1", "/enc/l0/attn/q_proj/MatMul"}
 	for _, c := range []struct {
-		name       string
-		order      []string
-		ms         map[string]float64
-		wantIDs    []string
-		wantShares []float64
+		name      string
+		order     []string
+		ms        map[string]float64
+		wantIDs   []string
+		wantOwned []float64 // share of the layer sum each owns
+		wantPrice []float64 // recoverable share: owned × the rule's factor
 	}{
 		{"attention and reformats",
 			append([]string{"/backbone/conv1/Conv", "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax"}, attention...),
 			map[string]float64{"/backbone/conv1/Conv": 5, "Reformatting CopyNode for Input Tensor 0 to /enc/l0/attn/Softmax": 1, "/enc/l0/attn/MatMul": 1, "/enc/l0/attn/Softmax": 1.5, "/enc/l0/attn/MatMul_1": 0.5, "/enc/l0/attn/q_proj/MatMul": 1},
 			// q_proj/MatMul is a projection in a deeper scope, not the attention's own product.
-			[]string{"profile_decomposed_attention", "profile_conversions"}, []float64{30, 10}}, // largest first
+			[]string{"attention_unfused", "reformat_overhead"}, []float64{30, 10}, []float64{30 * 0.5, 10 * 0.6}}, // largest first
 		{"softmax without a matmul in its scope is a classifier",
 			[]string{"/head/fc/MatMul", "/head/prob/Softmax", "/backbone/conv/Conv"},
 			map[string]float64{"/head/fc/MatMul": 1, "/head/prob/Softmax": 1, "/backbone/conv/Conv": 8},
-			nil, nil},
-		{"under the description threshold",
+			nil, nil, nil},
+		{"under the finding threshold",
 			[]string{"/backbone/conv/Conv", "Reformatting CopyNode for Input Tensor 0 to /backbone/conv/Conv"},
 			map[string]float64{"/backbone/conv/Conv": 99, "Reformatting CopyNode for Input Tensor 0 to /backbone/conv/Conv": 1},
-			nil, nil},
+			nil, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := DescribeProfileOnly(profileOnly(c.ms, c.order))
+			b := profileOnly(c.ms, c.order)
+			got, diag, _ := EvaluateProfileOnly(b)
 			if len(got) != len(c.wantIDs) {
-				t.Fatalf("items %+v, want ids %v", got, c.wantIDs)
+				t.Fatalf("findings %v, want ids %v", findingIDs(got), c.wantIDs)
 			}
-			for i, o := range got {
-				if o.ID != c.wantIDs[i] || !near(o.Metrics["share_pct"], c.wantShares[i], 1e-3) {
-					t.Errorf("item %d: %s at %v%%, want %s at %v%%", i, o.ID, o.Metrics["share_pct"], c.wantIDs[i], c.wantShares[i])
+			for i, f := range got {
+				if f.ID != c.wantIDs[i] || !near(f.Share, c.wantOwned[i], 1e-3) || !near(f.RecoverableShare, c.wantPrice[i], 1e-3) || f.PriceBasis != contract.PriceGuessedKinds {
+					t.Errorf("finding %d: %s owns %v%%, recovers %v%% (%s), want %s owning %v%%, recovering %v%%", i, f.ID, f.Share, f.RecoverableShare, f.PriceBasis, c.wantIDs[i], c.wantOwned[i], c.wantPrice[i])
 				}
 			}
+			b.Issues, b.Diagnosis = got, diag
+			checkFindings(t, b, got, diag)
 		})
 	}
 }

@@ -180,19 +180,44 @@ func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding,
 		t.Fatal(err)
 	}
 	total := 0.0
-	byLayer := map[int]float64{}
-	for _, r := range back.Records {
+	byLayer, byRecord := map[int]float64{}, map[int]float64{}
+	for i, r := range back.Records {
 		total += r.AvgMs
 		byLayer[r.Layer] = r.AvgMs
+		byRecord[i] = r.AvgMs
 	}
+	profileOnly := back.Validation.AnalysisMode == contract.ModeProfileOnly
 	if len(issues) > 0 && diag == nil {
 		t.Fatal("findings without a diagnosis")
 	}
 	near := func(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
-	owner := map[int]string{}
+	owner, recOwner := map[int]string{}, map[int]string{}
 	recSum := 0.0
 	for i, f := range issues {
 		m := f.Metrics
+		// A profile_only backend's findings own records (its records have
+		// no layer info); the others own layers.
+		owned, timeOf, owners := f.Layers, byLayer, owner
+		if profileOnly {
+			if len(f.Records) == 0 {
+				t.Errorf("%s: a profile_only finding owns no records", f.ID)
+			}
+			var matched []int
+			for _, r := range f.Records {
+				if r < 0 || r >= len(back.Records) {
+					t.Fatalf("%s: record %d out of range", f.ID, r)
+				}
+				if l := back.Records[r].Layer; l >= 0 {
+					matched = append(matched, l)
+				}
+			}
+			if !slices.Equal(matched, f.Layers) && len(matched)+len(f.Layers) > 0 {
+				t.Errorf("%s: layers %v are not its records' matched layers %v", f.ID, f.Layers, matched)
+			}
+			owned, timeOf, owners = f.Records, byRecord, recOwner
+		} else if len(f.Records) > 0 {
+			t.Errorf("%s: records %v owned outside a profile_only backend", f.ID, f.Records)
+		}
 		if f.ID == "" || f.Title == "" || f.NextCheck == "" || f.Action == "" || f.PriceFactor == "" || len(f.Evidence) == 0 || f.Layers == nil {
 			t.Errorf("%s: incomplete finding %+v", f.ID, f)
 		}
@@ -213,27 +238,37 @@ func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding,
 		}
 		recSum += f.RecoverableMs
 		sum := 0.0
-		for _, l := range f.Layers {
-			sum += byLayer[l]
-			if o, ok := owner[l]; ok {
-				t.Errorf("layer %d owned by %s and %s", l, o, f.ID)
+		for _, l := range owned {
+			sum += timeOf[l]
+			if o, ok := owners[l]; ok {
+				t.Errorf("layer or record %d owned by %s and %s", l, o, f.ID)
 			}
-			owner[l] = f.ID
+			owners[l] = f.ID
 		}
-		if f.ID != "sibling_delta" && (len(f.Layers) != int(m["layer_count"]) || !near(sum, m["time_ms"], 1e-6)) {
-			t.Errorf("%s: layers %v sum to %v ms, time_ms %v", f.ID, f.Layers, sum, m["time_ms"])
+		if f.ID != "sibling_delta" && (len(owned) != int(m["layer_count"]) || !near(sum, m["time_ms"], 1e-6)) {
+			t.Errorf("%s: layers or records %v sum to %v ms, time_ms %v", f.ID, owned, sum, m["time_ms"])
 		}
-		for j := 1; j < len(f.Layers); j++ {
-			if byLayer[f.Layers[j]] > byLayer[f.Layers[j-1]] {
-				t.Errorf("%s: layers not most expensive first: %v", f.ID, f.Layers)
-			}
-		}
-		for _, l := range f.Layers {
-			if byLayer[l] <= 0 {
-				t.Errorf("%s: layer %d takes no time", f.ID, l)
+		for j := 1; j < len(owned); j++ {
+			if timeOf[owned[j]] > timeOf[owned[j-1]] {
+				t.Errorf("%s: layers or records not most expensive first: %v", f.ID, owned)
 			}
 		}
-		checkHygiene(t, &f, byLayer)
+		for _, l := range owned {
+			if timeOf[l] <= 0 {
+				t.Errorf("%s: layer or record %d takes no time", f.ID, l)
+			}
+		}
+		if profileOnly {
+			// Its price is the owned records' measured time × its rule's
+			// factor, on the reference's clock.
+			if f.PriceBasis != contract.PriceGuessedKinds {
+				t.Errorf("%s: price basis %q on a profile_only backend", f.ID, f.PriceBasis)
+			}
+			if band, ok := priceFactors[profileBand(f.ID)]; !ok || !near(f.RecoverableMs, min(sum*diag.ProfileScale*band.est, diag.ReferenceMs), 1e-5) {
+				t.Errorf("%s: recoverable %v ms, not its %v ms of records × scale %v × its factor %+v", f.ID, f.RecoverableMs, sum, diag.ProfileScale, band)
+			}
+		}
+		checkHygiene(t, &f, timeOf, profileOnly)
 		if i > 0 && (issues[i-1].Score < f.Score || issues[i-1].Score == f.Score && issues[i-1].ID > f.ID) {
 			t.Errorf("findings not ranked: %s before %s", issues[i-1].ID, f.ID)
 		}
@@ -324,21 +359,25 @@ func TestLaunchBound(t *testing.T) {
 // exactly one part, the parts' times summing to the owned time); its
 // places are all named, the action naming them all or saying how many;
 // a faster sibling that bounds the estimate bounds it.
-func checkHygiene(t *testing.T, f *contract.Finding, byLayer map[int]float64) {
+func checkHygiene(t *testing.T, f *contract.Finding, byLayer map[int]float64, records bool) {
 	t.Helper()
+	units, partUnits := f.Layers, func(p contract.FindingPart) []int { return p.Layers }
+	if records { // byLayer is by record
+		units, partUnits = f.Records, func(p contract.FindingPart) []int { return p.Records }
+	}
 	if len(f.Parts) > 0 {
 		owned := map[int]bool{}
-		for _, l := range f.Layers {
+		for _, l := range units {
 			owned[l] = true
 		}
 		in := map[int]string{}
 		sum := 0.0
 		for _, p := range f.Parts {
-			if p.Name == "" || len(p.Layers) == 0 {
+			if p.Name == "" || len(partUnits(p)) == 0 {
 				t.Errorf("%s: empty part %+v", f.ID, p)
 			}
 			ms := 0.0
-			for _, l := range p.Layers {
+			for _, l := range partUnits(p) {
 				if !owned[l] {
 					t.Errorf("%s: part %q holds layer %d the finding does not own", f.ID, p.Name, l)
 				}
@@ -353,8 +392,8 @@ func checkHygiene(t *testing.T, f *contract.Finding, byLayer map[int]float64) {
 			}
 			sum += p.TimeMs
 		}
-		if len(in) != len(f.Layers) {
-			t.Errorf("%s: parts hold %d of its %d layers", f.ID, len(in), len(f.Layers))
+		if len(in) != len(units) {
+			t.Errorf("%s: parts hold %d of its %d layers or records", f.ID, len(in), len(units))
 		}
 		if math.Abs(sum-f.Metrics["time_ms"]) > 1e-6*float64(len(f.Parts)) {
 			t.Errorf("%s: parts sum to %v ms, owned time %v", f.ID, sum, f.Metrics["time_ms"])

@@ -35,6 +35,17 @@ type Kinship func(a, b *contract.Backend) (alignedPct float64, computeLayers int
 // re-sums their diagnosis.
 func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kinship) {
 	k := newKin(kin)
+	// A profile_only backend's findings are priced on guessed kinds and
+	// its precisions are unknown: whether a faster sibling's gain is a fix
+	// or an accuracy trade-off cannot be told, so it neither takes nor
+	// gives a sibling price (compare states the measured difference).
+	var priced []*contract.Backend
+	for _, b := range bs {
+		if b.Validation.AnalysisMode != contract.ModeProfileOnly {
+			priced = append(priced, b)
+		}
+	}
+	bs = priced
 	for _, b := range bs {
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue

@@ -259,12 +259,6 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			}
 			g.write(w, "  ", p.dim)
 		}
-		if v.Guessed {
-			// No findings without layer info; what the names tell is
-			// described, unscored.
-			writeOverview(w, v.Overview)
-			continue
-		}
 		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
 		for i, f := range v.Findings {
 			fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
@@ -412,10 +406,6 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", mdCell(b.Name), b.Count, ms(b.TimeMs), pct(b.Percentage))
 			}
 		}
-		if v.Guessed {
-			writeOverviewMD(w, v.Overview)
-			continue
-		}
 		fmt.Fprintf(w, "\n### Findings\n\n")
 		if len(v.Findings) == 0 {
 			fmt.Fprintln(w, "None.")
@@ -464,7 +454,11 @@ func writeCSV(w io.Writer, views []view) error {
 			}
 		}
 		for i, f := range v.Findings {
-			_ = cw.Write([]string{v.Label, "finding", strconv.Itoa(i + 1), f.ID, "", "", strconv.Itoa(len(f.Layers)), f4(f.Metrics["time_ms"]), f4(f.Share), "", f4(f.Score), f.Confidence})
+			owned := len(f.Layers)
+			if len(f.Records) > 0 { // a profile_only finding owns records
+				owned = len(f.Records)
+			}
+			_ = cw.Write([]string{v.Label, "finding", strconv.Itoa(i + 1), f.ID, "", "", strconv.Itoa(owned), f4(f.Metrics["time_ms"]), f4(f.Share), "", f4(f.Score), f.Confidence})
 		}
 	}
 	cw.Flush()
@@ -534,9 +528,11 @@ func recoverable(f contract.Finding, d *contract.Diagnosis) string {
 		basis = "measured on a sibling build"
 	case "model":
 		basis = "cost model"
+	case contract.PriceGuessedKinds:
+		basis = "est. on measured records, kinds guessed from names"
 	}
 	owns := "owns " + pct(f.Share) + " of the layer sum"
-	if len(f.Layers) == 0 {
+	if len(f.Layers) == 0 && len(f.Records) == 0 {
 		owns = "owns no layers"
 	}
 	return fmt.Sprintf("%.4f ms (%.4f–%.4f, %s of %.4f ms, %s; %s)",
