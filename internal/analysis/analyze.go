@@ -7,6 +7,7 @@ import (
 	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/gpu"
 	"github.com/trtperf/trtperf/internal/inputs"
 )
 
@@ -45,9 +46,21 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 	d.ModelName, d.ModelNameConfidence, d.ModelNameEvidence = id.name, id.confidence, id.evidence
 	d.ModelComponents = id.components
 
+	var given *contract.Device
+	if opt.GPU != "" {
+		f, err := gpu.Named(opt.GPU)
+		if err != nil {
+			return nil, nil, fmt.Errorf("analyze: the GPU given: %w", err)
+		}
+		from := opt.GPUFrom
+		if from == "" {
+			from = "GPU option"
+		}
+		given = contractDevice(f, from, []string{"the files name no GPU: these are the facts of the GPU given for the analysis"}, 0)
+	}
 	ins := make([]modelInput, len(scope.Backends))
 	for i, b := range scope.Backends {
-		r, mi := analyzeBackend(b, src.Backend(i), scope, id)
+		r, mi := analyzeBackend(b, src.Backend(i), scope, id, given)
 		d.Results = append(d.Results, r)
 		ins[i] = mi
 	}

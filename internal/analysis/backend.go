@@ -34,7 +34,7 @@ func newBackend(b discover.Backend) contract.Backend {
 
 // analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
-func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity) (contract.Backend, modelInput) {
+func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity, given *contract.Device) (contract.Backend, modelInput) {
 	// A log's per-layer table and layer information lines stand for the
 	// files the backend lacks (see logsource.go).
 	if in.ProfileLog != "" {
@@ -213,6 +213,9 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		out.Timing = &contract.Timing{Notes: []string{"no per-layer data: only what trtexec measured, from " + filepath.Base(b.LogPaths[0])}}
 	}
 	addRunFacts(&out, in, b.TimesPath, analysedRun, &msgs)
+	if out.Device == nil && given != nil {
+		out.Device = cloneDevice(given)
+	}
 	if out.Timing != nil && out.Timing.Measured == nil && len(out.Records) == 0 && v.AnalysisMode == contract.ModeUnusable {
 		out.Timing = nil
 	}

@@ -18,6 +18,15 @@ type Options struct {
 	// Baseline is the label every backend is compared against in the
 	// comparison section; "" compares against the fastest.
 	Baseline string
+	// GPU names the GPU the engines ran on (a name of the table of common
+	// GPUs, internal/gpu): backends whose files name no GPU get its facts,
+	// so the cost model predicts and prices for it instead of a default.
+	// Files that name a GPU keep theirs. An unknown name is an error
+	// wrapping gpu.ErrUnknown.
+	GPU string
+	// GPUFrom says where GPU came from (a command line passes the flag);
+	// it is recorded as the device's source, "GPU option" when empty.
+	GPUFrom string
 }
 
 // ToolName is the name written into analyze-data.json's tool field.

@@ -367,10 +367,16 @@ func deviceFacts(runs []sourcedRun) *contract.Device {
 	if !ok {
 		return nil
 	}
+	return contractDevice(f, source, d.Notes, d.MemoryMiB)
+}
+
+// contractDevice is the contract's device of derived GPU facts, read from
+// source (a file, or the option that named the GPU).
+func contractDevice(f gpu.Facts, source string, notes []string, memoryMiB float64) *contract.Device {
 	out := &contract.Device{
 		Name: f.Name, MemoryBandwidthGBs: f.MemoryBandwidthGBs, BandwidthBasis: f.BandwidthBasis,
 		PeakTFLOPS: contract.Peaks{FP32: f.Peaks.FP32, TF32: f.Peaks.TF32, FP16: f.Peaks.FP16, INT8: f.Peaks.INT8},
-		PeakBasis:  f.PeakBasis, Source: source, Notes: append(slices.Clip(d.Notes), f.Notes...),
+		PeakBasis:  f.PeakBasis, Source: source, Notes: append(slices.Clip(notes), f.Notes...),
 		TensorCores: f.TensorCores, Class: f.Class, DLACores: f.DLACores,
 	}
 	if out.TensorCores == nil {
@@ -391,11 +397,18 @@ func deviceFacts(runs []sourcedRun) *contract.Device {
 		c := f.ClockGHz
 		out.ClockGHz = &c
 	}
-	if d.MemoryMiB > 0 {
-		g := math.Round(d.MemoryMiB/1024*100) / 100
+	if memoryMiB > 0 {
+		g := math.Round(memoryMiB/1024*100) / 100
 		out.MemoryGiB = &g
 	}
 	return out
+}
+
+// cloneDevice is a copy of d whose slices are its own.
+func cloneDevice(d *contract.Device) *contract.Device {
+	c := *d
+	c.TensorCores, c.Notes = slices.Clone(d.TensorCores), slices.Clone(d.Notes)
+	return &c
 }
 
 func fill[T comparable](dst *T, v T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/fsutil"
+	"github.com/trtperf/trtperf/internal/gpu"
 	"github.com/trtperf/trtperf/internal/load"
 )
 
@@ -31,11 +32,20 @@ type scopeFlags struct {
 	data      dataPairs
 	modelName string
 	baseline  string
+	gpu       string
 }
+
+// gpuFlag is recorded in analyze-data.json as the source of the device
+// facts of a GPU the user named.
+const gpuFlag = "--gpu"
+
+// gpuHint is how summary tells a user to name the GPU the cost model
+// otherwise assumes.
+const gpuHint = "give the GPU the engines ran on with --gpu NAME (e.g. --gpu 'RTX 3060 Laptop'; an unknown name lists the known ones)"
 
 // options are the analysis options the flags set.
 func (s *scopeFlags) options() analysis.Options {
-	return analysis.Options{ModelName: s.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: s.baseline}
+	return analysis.Options{ModelName: s.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: s.baseline, GPU: s.gpu, GPUFrom: gpuFlag}
 }
 
 func (s *scopeFlags) add(c *cobra.Command) {
@@ -44,10 +54,16 @@ func (s *scopeFlags) add(c *cobra.Command) {
 	_ = c.Flags().MarkHidden("data-profile")
 	c.Flags().StringVar(&s.modelName, "model-name", "", "model name to record (wins over names inferred from configs, folder and file names)")
 	c.Flags().StringVar(&s.baseline, "baseline", "", "label every backend is compared against in the comparison section (default: the fastest)")
+	c.Flags().StringVar(&s.gpu, "gpu", "", "GPU the engines ran on, for backends whose files name none: the cost model predicts and prices for it instead of a default (a name of trtperf's GPU table, e.g. 'RTX 3060 Laptop', 'A10G', 'Orin Nano')")
 }
 
 // scope resolves the command's inputs: one folder, or --data pairs.
 func (s *scopeFlags) scope(args []string) (*discover.Scope, error) {
+	if s.gpu != "" {
+		if _, err := gpu.Named(s.gpu); err != nil {
+			return nil, cannotRun("--gpu: %v", err)
+		}
+	}
 	switch {
 	case len(args) > 0 && len(s.data.pairs) > 0:
 		return nil, cannotRun("give either a FOLDER or --data pairs, not both (got folder %s and %d --data)", args[0], len(s.data.pairs))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/summary"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
 func init() { register("summary", newSummaryCmd) }
@@ -52,6 +53,7 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 			if err != nil {
 				return err
 			}
+			opt.DeviceHint = gpuHint
 			out := c.OutOrStdout()
 			opt.Color = opt.Format == "text" && isTerminal(out)
 			if tw, ok := out.(*termWriter); ok {
@@ -76,6 +78,9 @@ folder, analysed on the fly (as 'trtperf analyze FOLDER' would).`,
 func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	if len(args) == 1 && len(sf.data.pairs) == 0 {
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() { // a file, or a FIFO or device refused by readValid
+			if sf.gpu != "" {
+				return nil, cannotRun("--gpu names the GPU for an analysis of dumps, and %s is an analysis already made; analyse the dumps again with it: trtperf analyze FOLDER --gpu %s --output %s", args[0], trtexecflags.ShellQuote(sf.gpu), trtexecflags.ShellQuote(args[0]))
+			}
 			d, err := readValid(args[0])
 			if err != nil {
 				return nil, err

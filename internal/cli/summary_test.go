@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -46,4 +48,58 @@ func topTable(s string) string {
 		s = s[:j]
 	}
 	return s
+}
+
+// A backend whose files name no GPU is priced by the cost model for a
+// default GPU: summary says which, that it is a default, and how to name
+// the real one, next to the first model-priced finding. --gpu NAME names
+// it (the files' GPU wins where they name one); an unknown name is
+// refused with the known ones, and an analysis already made is not
+// re-priced.
+func TestSummaryGPU(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dump")
+	if code, _, errs := genRun("--shape", "cnn", "--precision", "fp32", "--layers", "60", "--profile-kind", "none", "--out", dir); code != ExitOK {
+		t.Fatalf("gen: exit %d, %s", code, errs)
+	}
+	code, out, errs := run(t, "summary", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	first := regexp.MustCompile(`(?m)^  1\. .*cost model.*\n(?:     .*\n)*?     note: the cost model priced this for (NVIDIA A10G), a DEFAULT it assumed.*--gpu NAME`).FindStringSubmatch(out)
+	if first == nil {
+		t.Fatalf("no default-GPU note after the first model-priced finding:\n%s", out)
+	}
+	if strings.Count(out, "note: the cost model priced") != 1 {
+		t.Errorf("the note is printed more than once:\n%s", out)
+	}
+	code, out, errs = run(t, "summary", dir, "--gpu", "RTX 3060 Laptop")
+	if code != ExitOK {
+		t.Fatalf("--gpu: exit %d, stderr %q", code, errs)
+	}
+	if strings.Contains(out, "DEFAULT") || !strings.Contains(out, "device RTX 3060 Laptop (compute capability 8.6, 30 SMs, 336 GB/s") ||
+		!strings.Contains(out, "for RTX 3060 Laptop (device)") {
+		t.Errorf("--gpu RTX 3060 Laptop: want its facts and no default note:\n%s", out)
+	}
+	// The files' GPU wins: TREx device metadata of a GTX 1080 beside the dumps.
+	meta := `[{"Name": "NVIDIA GeForce GTX 1080", "ComputeCapability": [6, 1], "CLOCK_RATE": 1733000, "GLOBAL_MEMORY_BUS_WIDTH": 256, "MEMORY_CLOCK_RATE": 5005000, "MULTIPROCESSOR_COUNT": 20}]`
+	withMeta := filepath.Join(t.TempDir(), "dump")
+	if code, _, errs := genRun("--shape", "cnn", "--precision", "fp32", "--layers", "60", "--profile-kind", "none", "--out", withMeta); code != ExitOK {
+		t.Fatalf("gen: exit %d, %s", code, errs)
+	}
+	if err := os.WriteFile(filepath.Join(withMeta, "meta_device.json"), []byte(meta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs = run(t, "summary", withMeta, "--gpu", "a10g"); code != ExitOK || !strings.Contains(out, "for NVIDIA GeForce GTX 1080 (device)") {
+		t.Errorf("files naming a GTX 1080 and --gpu a10g: exit %d, %s; want the files' GPU\n%s", code, errs, out)
+	}
+	code, _, errs = run(t, "summary", dir, "--gpu", "Radeon RX 7900")
+	wantError(t, code, errs, ExitCannotRun, "--gpu", `"Radeon RX 7900"`, "known:", "rtx 3060 laptop", "a10g")
+	code, _, errs = run(t, "analyze", dir, "--gpu", "nope")
+	wantError(t, code, errs, ExitCannotRun, "--gpu", "known:")
+	data := filepath.Join(t.TempDir(), "analyze-data.json")
+	if code, _, errs := run(t, "analyze", dir, "--output", data); code != ExitOK {
+		t.Fatalf("analyze: exit %d, %s", code, errs)
+	}
+	code, _, errs = run(t, "summary", data, "--gpu", "a10g")
+	wantError(t, code, errs, ExitCannotRun, "--gpu", "trtperf analyze FOLDER --gpu a10g")
 }

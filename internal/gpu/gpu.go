@@ -22,6 +22,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -364,6 +365,31 @@ func DefaultFor(ccMajor, ccMinor int) (Facts, bool) {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].bandwidth < rows[j].bandwidth })
 	p := rows[(len(rows)-1)/2]
 	return Derive(Device{Name: productName(p), CCMajor: p.ccMaj, CCMinor: p.ccMin})
+}
+
+// ErrUnknown marks a GPU name the table of common GPUs does not hold.
+var ErrUnknown = errors.New("not a GPU of the table of common GPUs")
+
+// Named is the facts of the GPU name names, from the table of common GPUs
+// (matched as device names in files are: every word of a row, most
+// specific row first, so "RTX 3060 Laptop" is not the desktop RTX 3060).
+// An unknown name gives an error wrapping ErrUnknown that lists the
+// names the table knows.
+func Named(name string) (Facts, error) {
+	if lookup(name, -1, 0) == nil {
+		return Facts{}, fmt.Errorf("%q is %w; known: %s", name, ErrUnknown, strings.Join(Names(), ", "))
+	}
+	f, _ := Derive(Device{Name: name, CCMajor: -1})
+	return f, nil
+}
+
+// Names lists the table's GPUs, one name per row, in table order.
+func Names() []string {
+	out := make([]string, len(products))
+	for i := range products {
+		out[i] = strings.Join(products[i].match, " ")
+	}
+	return out
 }
 
 // productName spells a table row as a device name ("rtx 3070" →

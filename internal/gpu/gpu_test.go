@@ -1,8 +1,10 @@
 package gpu
 
 import (
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -159,5 +161,38 @@ func TestDefaultFor(t *testing.T) {
 	}
 	if _, ok := DefaultFor(3, 0); ok {
 		t.Error("DefaultFor(3.0) found a product")
+	}
+}
+
+// Named finds a GPU by the words a user types and refuses a name the
+// table does not hold, listing the ones it does.
+func TestNamed(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		sms     int
+		bw      float64
+		unknown bool
+	}{
+		{"RTX 3060 Laptop", 30, 336, false},
+		{"NVIDIA GeForce RTX 3060", 28, 360, false},
+		{"a10g", 80, 600, false},
+		{"A10", 72, 600, false},
+		{"Jetson Orin Nano", 8, 68, false},
+		{"Radeon RX 7900", 0, 0, true},
+		{"", 0, 0, true},
+	} {
+		f, err := Named(tt.name)
+		if tt.unknown {
+			if !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), "rtx 3060 laptop") {
+				t.Errorf("%q: %v, want ErrUnknown listing the known names", tt.name, err)
+			}
+			continue
+		}
+		if err != nil || f.SMs != tt.sms || f.MemoryBandwidthGBs == nil || *f.MemoryBandwidthGBs != tt.bw || f.Peaks.FP32 == nil {
+			t.Errorf("%q: %+v, %v; want %d SMs, %g GB/s and peaks", tt.name, f, err, tt.sms, tt.bw)
+		}
+	}
+	if n := Names(); len(n) != len(products) || n[0] != "h200" {
+		t.Errorf("Names() = %v", n)
 	}
 }

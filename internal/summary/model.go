@@ -19,6 +19,10 @@ type Options struct {
 	// NameWidth caps the layer-name column (runes); 0 means 60,
 	// FullNames no cap.
 	NameWidth int
+	// DeviceHint says how to name the GPU the engines ran on; it ends the
+	// note printed where the cost model priced a finding for a default GPU
+	// (the CLI sets it to its flag). "" leaves it out.
+	DeviceHint string
 }
 
 // FullNames is the NameWidth that prints layer names whole.
@@ -73,6 +77,9 @@ type view struct {
 	// throughput levels off over all of them.
 	RunsOmitted   int    `json:"runs_omitted,omitempty"`
 	RunsLevelsOff string `json:"runs_levels_off,omitempty"`
+	// DeviceNote says which GPU the cost model assumed for a backend whose
+	// files name none, printed after its first model-priced finding.
+	DeviceNote string `json:"model_device_note,omitempty"`
 }
 
 // predicted is a layer_only backend's predicted total and largest layers.
@@ -160,6 +167,7 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		v.RunsLevelsOff = levelsOff(b.Runs)
 		v.Guessed = b.Validation.AnalysisMode == contract.ModeProfileOnly
 		v.Predicted = predictedOf(b, opt.Top)
+		v.DeviceNote = deviceNote(b, opt.DeviceHint)
 		v.Top, v.TopOf, v.Untimed = topRows(b, opt.Top, v.TotalMs)
 		by := []string{"type", "precision"}
 		if opt.By != "" {
@@ -178,6 +186,32 @@ func buildViews(d *contract.AnalyzeData, opt Options) []view {
 		out = append(out, v)
 	}
 	return out
+}
+
+// deviceNote is the note of a backend whose findings the cost model priced
+// for a default GPU: which one, that it is assumed, and how to name the
+// real one; "" when no finding is model-priced or the files name the GPU.
+func deviceNote(b *contract.Backend, hint string) string {
+	p := b.Prediction
+	if p == nil || p.DeviceSource != contract.PredictionDeviceDefault || firstModelPriced(b.Issues) < 0 {
+		return ""
+	}
+	s := fmt.Sprintf("the cost model priced this for %s, a DEFAULT it assumed: no file names the GPU, and the price follows the GPU's bandwidth and peaks", p.Device)
+	if hint == "" {
+		return s + "; name the GPU the engines ran on to price them for it"
+	}
+	return s + "; " + hint
+}
+
+// firstModelPriced is the index of the first finding the cost model
+// priced, -1 when none is.
+func firstModelPriced(fs []contract.Finding) int {
+	for i := range fs {
+		if fs[i].PriceBasis == "model" {
+			return i
+		}
+	}
+	return -1
 }
 
 // topRows returns the n most expensive records with share and cumulative

@@ -269,6 +269,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 				fmt.Fprintf(w, "     change: %s\n", f.Action)
 			}
 			fmt.Fprintf(w, "     next: %s\n", f.NextCheck)
+			if v.DeviceNote != "" && i == firstModelPriced(v.Findings) {
+				fmt.Fprintf(w, "     %s %s\n", p.bold("note:"), v.DeviceNote)
+			}
 		}
 		writeOverview(w, v.Overview)
 		if len(v.Positives) > 0 {
@@ -419,6 +422,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				fmt.Fprintf(w, "   - %s\n", mdCell(e))
 			}
 			fmt.Fprintf(w, "   - Next check: %s\n", mdCell(f.NextCheck))
+			if v.DeviceNote != "" && i == firstModelPriced(v.Findings) {
+				fmt.Fprintf(w, "   - **Note:** %s\n", mdCell(v.DeviceNote))
+			}
 		}
 		if len(v.Positives) > 0 {
 			fmt.Fprintf(w, "\n### Positives\n\n")
@@ -486,6 +492,9 @@ func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) 
 		if f.Action != "" {
 			fmt.Fprintf(w, "     change: %s\n", f.Action)
 		}
+		if v.DeviceNote != "" && i == firstModelPriced(v.Findings) {
+			fmt.Fprintf(w, "     %s %s\n", p.bold("note:"), v.DeviceNote)
+		}
 	}
 	writeOverview(w, v.Overview)
 }
@@ -501,6 +510,9 @@ func writePredictedMD(w io.Writer, v view, pv *predicted, nameWidth int) {
 	fmt.Fprintf(w, "\n#### Findings (%d)%s\n\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
 	for i, f := range v.Findings {
 		fmt.Fprintf(w, "%d. **%s** (`%s`, recoverable %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, f.Confidence)
+		if v.DeviceNote != "" && i == firstModelPriced(v.Findings) {
+			fmt.Fprintf(w, "   - **Note:** %s\n", mdCell(v.DeviceNote))
+		}
 	}
 	writeOverviewMD(w, v.Overview)
 }
