@@ -202,7 +202,6 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	if v.AnalysisMode == contract.ModeProfileOnly {
 		fillProfileOnly(&out, in.Profile, recs, layers, &msgs)
 		addEndToEnd(&out, in, b.TimesPath, &msgs)
-		out.Issues, out.Diagnosis, out.Overview = findings.EvaluateProfileOnly(&out)
 	}
 	if timesNote != "" {
 		msgs.info(CodeSeveralRuns, timesNote)
@@ -218,6 +217,10 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	}
 	if out.Timing != nil && out.Timing.Measured == nil && len(out.Records) == 0 && v.AnalysisMode == contract.ModeUnusable {
 		out.Timing = nil
+	}
+	if v.AnalysisMode == contract.ModeProfileOnly {
+		// After the run facts: a measured GPU time is the prices' reference.
+		out.Issues, out.Diagnosis, out.Overview = findings.EvaluateProfileOnly(&out)
 	}
 	if out.Build == nil || out.Build.TensorRTVersion == nil {
 		out.TensorRTRange = tensorRTRange(&in, recs, &msgs)
