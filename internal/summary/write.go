@@ -259,7 +259,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			}
 			g.write(w, "  ", p.dim)
 		}
-		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
+		fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings, v.TotalMs))
 		for i, f := range v.Findings {
 			fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
 			for _, e := range f.Evidence {
@@ -483,7 +483,7 @@ func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) 
 		g.add(ms(r.AvgMs), pct(r.Share), pct(r.Cum), strconv.Itoa(r.Rank), r.Type, r.Precision, Shorten(r.Name, opt.NameWidth))
 	}
 	g.write(w, "  ", p.dim)
-	fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
+	fmt.Fprintf(w, "\n  findings (%d)%s\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings, v.TotalMs))
 	for i, f := range v.Findings {
 		fmt.Fprintf(w, "  %d. %s  %s  recoverable %s  score %.4f  [%s]\n", i+1, p.bold(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, p.confidence(f.Confidence))
 		for _, e := range f.Evidence {
@@ -507,7 +507,7 @@ func writePredictedMD(w io.Writer, v view, pv *predicted, nameWidth int) {
 	for _, r := range pv.Top {
 		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", r.Rank, ms(r.AvgMs), pct(r.Share), pct(r.Cum), mdCell(r.Type), r.Precision, mdCell(Shorten(r.Name, nameWidth)))
 	}
-	fmt.Fprintf(w, "\n#### Findings (%d)%s\n\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings))
+	fmt.Fprintf(w, "\n#### Findings (%d)%s\n\n", len(v.Findings), diagnosisLine(v.Diagnosis, v.Findings, v.TotalMs))
 	for i, f := range v.Findings {
 		fmt.Fprintf(w, "%d. **%s** (`%s`, recoverable %s, score %.4f, %s confidence)\n", i+1, mdCell(f.Title), f.ID, recoverable(f, v.Diagnosis), f.Score, f.Confidence)
 		if v.DeviceNote != "" && i == firstModelPriced(v.Findings) {
@@ -551,12 +551,17 @@ func recoverable(f contract.Finding, d *contract.Diagnosis) string {
 		f.RecoverableMs, f.RecoverableLowMs, f.RecoverableHighMs, pct(f.RecoverableShare), d.ReferenceMs, basis, owns)
 }
 
-// diagnosisLine names the latency findings are priced against.
-func diagnosisLine(d *contract.Diagnosis, fs []contract.Finding) string {
+// diagnosisLine names the latency findings are priced against; rowsMs is
+// the sum of the backend's records, which a partial table's layer sum
+// (implied by the rows' shares) exceeds.
+func diagnosisLine(d *contract.Diagnosis, fs []contract.Finding, rowsMs float64) string {
 	if d == nil {
 		return ""
 	}
 	src := map[string]string{"gpu_compute_median": "measured GPU compute median", "latency_median": "measured latency median", "layer_sum": "profiled layer sum", "predicted": "PREDICTED layer sum, no profile"}[d.ReferenceSource]
+	if d.ReferenceSource == "layer_sum" && rowsMs > 0 && d.LayerSumMs > rowsMs*1.01 {
+		src = fmt.Sprintf("the layer sum the rows' shares imply: the %.4f ms read are a partial table", rowsMs)
+	}
 	line := fmt.Sprintf(", priced on %.4f ms (%s): %.4f ms recoverable in all (%s)", d.ReferenceMs, src, d.RecoverableMs, pct(d.RecoverableShare))
 	tradeoff := 0.0
 	for _, f := range fs {
