@@ -62,3 +62,27 @@ func TestEvaluateProfileOnly(t *testing.T) {
 		})
 	}
 }
+
+// A partial table (rows making 20 % of the engine's time) is priced on the
+// layer sum its rows' shares imply, and its first row is not the graph
+// input: a quantize there is a standalone Q/DQ, not the input's.
+func TestEvaluateProfileOnlyPartialTable(t *testing.T) {
+	order := []string{"QuantizeLinear_2_quantize_scale_node", "Conv_3 + Relu_4", "Reformatting CopyNode for Input Tensor 0 to Conv_5"}
+	b := profileOnly(map[string]float64{order[0]: 0.5, order[1]: 0.9, order[2]: 0.6}, order)
+	b.Timing.PercentageSum = 20
+	got, diag, _ := EvaluateProfileOnly(b)
+	if diag == nil || !near(diag.ReferenceMs, 10, 1e-9) || !near(diag.LayerSumMs, 10, 1e-9) || diag.ReferenceSource != RefLayerSum {
+		t.Fatalf("diagnosis %+v, want the 10 ms layer sum the rows' 20 %% imply", diag)
+	}
+	want := map[string]float64{"qdq_placement": 0.5 * 0.9, "reformat_overhead": 0.6 * 0.6}
+	if len(got) != len(want) {
+		t.Fatalf("findings %v, want %v", findingIDs(got), want)
+	}
+	for _, f := range got {
+		if ms, ok := want[f.ID]; !ok || !near(f.RecoverableMs, ms, 1e-9) || !near(f.RecoverableShare, ms/10*100, 1e-3) {
+			t.Errorf("%s recovers %v ms (%v %%), want %v ms of 10 ms", f.ID, f.RecoverableMs, f.RecoverableShare, want[f.ID])
+		}
+	}
+	b.Issues, b.Diagnosis = got, diag
+	checkFindings(t, b, got, diag)
+}
