@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +49,9 @@ func TestDLAProfiles(t *testing.T) {
 				}
 				if r.LayerType == "Reformat" {
 					reformat += r.AvgMs
+				}
+				if want := layerfacts.GuessedTags(r.LayerType); !slices.Equal(r.Tags, want) {
+					t.Errorf("%q (%s) tagged %v, want its kind's tags %v", r.Name, r.LayerType, r.Tags, want)
 				}
 			}
 			if !near(reformat, tc.reformatMs) {

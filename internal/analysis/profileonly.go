@@ -104,12 +104,14 @@ func fillProfileOnly(out *contract.Backend, p *engine.Profile, recs []engine.Pro
 		r.LayerType = layerfacts.GuessKind(r.Name)
 		r.Precision = "unknown"
 		r.TacticFamily = layerfacts.FamilyUnknown
-		r.Tags = layerfacts.GuessedTags(r.LayerType)
 		if layerOf != nil {
 			r.Layer = layerOf[i]
 		}
 	}
 	dlaForeignNodes(out.Records)
+	for i := range out.Records { // the tags of the kind as settled above
+		out.Records[i].Tags = layerfacts.GuessedTags(out.Records[i].LayerType)
+	}
 	out.ProfileCount = len(out.Records)
 	total := out.Timing.AverageInferenceMs
 	out.TypeBreakdown = breakdown(out.Records, total, func(r *contract.Record) []string { return []string{r.LayerType} })
