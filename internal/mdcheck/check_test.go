@@ -307,3 +307,25 @@ func TestComparisonNumbers(t *testing.T) {
 		t.Errorf("an invented type time passed: %v", ps)
 	}
 }
+
+// A profile_only finding owns records, not layers (its backend has no
+// layer info): its numbers are quotable beside the names of the records
+// it owns, and only there.
+func TestProfileOnlyOwnerNumbers(t *testing.T) {
+	d := &contract.AnalyzeData{Results: []contract.Backend{{
+		Label:      "int8",
+		Validation: contract.BackendValidation{Status: contract.StatusFailed, AnalysisMode: contract.ModeProfileOnly},
+		Records: []contract.Record{
+			{Name: "QuantizeLinear_5_quantize_scale_node", Layer: -1, LayerType: "Quantize", AvgMs: 0.037, TimeMs: 0.037, Percentage: 3.7},
+			{Name: "Conv_6 + Relu_7", Layer: -1, LayerType: "Convolution", AvgMs: 0.963, TimeMs: 0.963, Percentage: 96.3},
+		},
+		Timing: &contract.Timing{TotalMs: 1, AverageInferenceMs: 1},
+		Issues: []contract.Finding{{ID: "qdq_placement", Layers: []int{}, Records: []int{0}, RecoverableMs: 0.0333, PriceBasis: contract.PriceGuessedKinds}},
+	}}}
+	if ps := Check([]byte("## Summary\n`QuantizeLinear_5_quantize_scale_node` is worth 0.0333 ms if fused.\n## Details\ny\n"), d); len(ps) != 0 {
+		t.Errorf("an owned record's finding number flagged: %v", ps)
+	}
+	if ps := Check([]byte("## Summary\n`Conv_6 + Relu_7` is worth 0.0333 ms if fused.\n## Details\ny\n"), d); len(ps) != 1 {
+		t.Errorf("a finding's number beside a record it does not own passed: %v", ps)
+	}
+}

@@ -274,7 +274,7 @@ func (x *index) addBackendNumbers(b *contract.Backend) {
 	}
 	slim.Issues = make([]contract.Finding, len(b.Issues))
 	for i, f := range b.Issues {
-		f.Layers = nil
+		f.Layers, f.Records = nil, nil
 		slim.Issues[i] = f
 	}
 	raw, err := json.Marshal(&slim)
@@ -400,6 +400,15 @@ func (x *index) addOwners(b *contract.Backend) {
 	}
 	for i := range b.Issues {
 		add(b.Issues[i].ID, b.Issues[i].Layers)
+		// A profile_only finding owns records, which have no layer.
+		if v := x.items[b.Issues[i].ID]; v != nil {
+			for _, r := range b.Issues[i].Records {
+				if r >= 0 && r < len(b.Records) {
+					k := ownerKey{b.Label, b.Records[r].Name}
+					x.owners[k] = append(x.owners[k], v)
+				}
+			}
+		}
 	}
 	for i := range b.Overview {
 		add(b.Overview[i].ID, b.Overview[i].Layers)
