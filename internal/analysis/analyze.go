@@ -107,6 +107,9 @@ func rollUp(results []contract.Backend, scope *discover.Scope) contract.Validati
 	for _, ig := range scope.Ignored {
 		v.Warnings = append(v.Warnings, "ignored "+ig)
 	}
+	for _, rc := range scope.Recast {
+		v.Warnings = append(v.Warnings, contract.WarningRecast+rc)
+	}
 	return v
 }
 

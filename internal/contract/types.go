@@ -15,6 +15,12 @@ import "github.com/go-json-experiment/json/jsontext"
 // SchemaVersion is the version of the analyze-data.json contract.
 const SchemaVersion = "1.1"
 
+// WarningRecast starts a top-level validation warning about a file read
+// for what its content is, not for what its conventional name says
+// ("read by content: profile_a.json: trtexec profile metadata ..., so it
+// is read as metadata of \"a\", ..."); renderers list those files.
+const WarningRecast = "read by content: "
+
 // Statuses and modes used across the contract.
 const (
 	StatusPassed  = "passed"

@@ -50,6 +50,10 @@ type Scope struct {
 	EngineFiles []string  // *.engine, *.plan, *.trt in the folder (base names, sorted)
 	ConfigFiles []string  // config.json, model_index.json, ... (absolute, sorted)
 	Ignored     []string  // "name: reason" for files looked at and not used
+	// Recast lists files read for what their content is, not for what
+	// their conventional name says ("profile_a.json: trtexec profile
+	// metadata (...): read as metadata of "a", not as its profile").
+	Recast []string
 }
 
 // ComponentsError says a folder holds no dumps itself but has component
@@ -185,8 +189,10 @@ func scan(dir string) (*Scope, []string, error) {
 	conv := map[string]*group{} // by lower-case label
 	var metas, timesFiles, others, logs []string
 	var names []string
-	kinds := map[string]dump.Kind{} // what the content of a file (not a log) is
-	hints := map[string]string{}    // UTF-16 and other encodings to re-save
+	kinds := map[string]dump.Kind{}   // what the content of a file (not a log) is
+	hints := map[string]string{}      // UTF-16 and other encodings to re-save
+	descs := map[string]string{}      // what each file is (dump.Describe)
+	metaLabels := map[string]string{} // label of a metadata file with another role's name
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -223,10 +229,11 @@ func scan(dir string) (*Scope, []string, error) {
 		// saved as .log, .txt, .profile or without an extension are dumps.
 		// A .json name whose head cannot be sniffed keeps the role its
 		// name gives (reading it reports the error on the backend).
-		kind, hint, err := sniffFile(path)
+		kind, hint, desc, err := sniffFile(path)
 		if hint != "" {
 			hints[name] = hint
 		}
+		descs[name] = desc
 		switch {
 		case err != nil && !isJSONName(name):
 			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: cannot be read (%v)", name, err))
@@ -237,7 +244,7 @@ func scan(dir string) (*Scope, []string, error) {
 			logs = append(logs, name)
 			continue
 		case placeOf(kind) == placeIgnored && !isJSONName(name):
-			sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name)+hint)
+			sc.Ignored = append(sc.Ignored, name+": "+unknownReason(name, desc)+hint)
 			continue
 		default:
 			kinds[name] = kind
@@ -247,6 +254,20 @@ func scan(dir string) (*Scope, []string, error) {
 			continue
 		}
 		r, label := conventional(name)
+		if nr, ok := roleOfKind(kind); ok && r != roleNone && nr != r && !(timing(r) && timing(nr)) {
+			// The content decides: metadata named profile_a.json is a's
+			// metadata, never its profile; layer info named like a
+			// profile is the layer info.
+			sc.Recast = append(sc.Recast, fmt.Sprintf("%s: %s, so it is read as %s of %q, not as its name says (%s)", name, desc, nr, labelOr(label), r))
+			r = nr
+			if r == roleMeta {
+				metaLabels[name] = labelOr(label)
+			}
+			if r == roleConfig {
+				sc.ConfigFiles = append(sc.ConfigFiles, path)
+				continue
+			}
+		}
 		switch r {
 		case roleMeta:
 			metas = append(metas, name)
@@ -282,7 +303,7 @@ func scan(dir string) (*Scope, []string, error) {
 	for _, g := range conv {
 		groups = append(groups, g)
 	}
-	groups = append(groups, byContent(dir, others, kinds, hints, conv, sc)...)
+	groups = append(groups, byContent(dir, others, kinds, hints, descs, conv, sc)...)
 
 	for _, g := range groups {
 		if g.latency != "" {
@@ -300,7 +321,7 @@ func scan(dir string) (*Scope, []string, error) {
 		}
 	}
 	attachTimes(dir, timesFiles, groups, sc)
-	attachMeta(dir, metas, groups, sc)
+	attachMeta(dir, metas, metaLabels, groups, sc)
 	groups = append(groups, attachLogs(dir, logs, groups, sc)...)
 
 	for _, g := range groups {
@@ -318,13 +339,14 @@ func scan(dir string) (*Scope, []string, error) {
 	slices.SortFunc(sc.Backends, func(a, b Backend) int { return strings.Compare(a.Label, b.Label) })
 	slices.Sort(sc.ConfigFiles)
 	slices.Sort(sc.Ignored)
+	slices.Sort(sc.Recast)
 	return sc, names, nil
 }
 
 // byContent groups dumps with unconventional names (sniffed already:
 // kinds) by stem (see the package comment). Configs and metadata are
 // recorded too.
-func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map[string]string, conv map[string]*group, sc *Scope) []*group {
+func byContent(dir string, names []string, kinds map[string]dump.Kind, hints, descs map[string]string, conv map[string]*group, sc *Scope) []*group {
 	stems := map[string]*group{}
 	var order []string
 	var metaByStem = map[string][]string{}
@@ -347,7 +369,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map
 			metaByStem[key] = append(metaByStem[key], path)
 			continue
 		case placeIgnored:
-			sc.Ignored = append(sc.Ignored, name+": not recognised as layer info, a profile or times by its content"+hints[name])
+			sc.Ignored = append(sc.Ignored, name+": "+descs[name]+hints[name])
 			continue
 		case placeLog:
 			// scan routes logs before byContent; a log is never a dump.
@@ -387,7 +409,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map
 	for _, key := range order {
 		g := stems[key]
 		if g.layer == "" && g.profile == "" && g.latency == "" {
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: times without layer info or a profile of stem %q", filepath.Base(g.times), g.stemName))
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: %s, with no layer info or profile of stem %q to belong to", filepath.Base(g.times), descs[filepath.Base(g.times)], g.stemName))
 			continue
 		}
 		g.label = uniqueLabel(taken, labelOfStem(g.stemName), g.stemName)
@@ -401,7 +423,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints map
 	}
 	for _, paths := range metaByStem {
 		for _, p := range paths {
-			sc.Ignored = append(sc.Ignored, filepath.Base(p)+": metadata without a dump of the same stem")
+			sc.Ignored = append(sc.Ignored, filepath.Base(p)+": "+descs[filepath.Base(p)]+", with no dump of the same stem to belong to")
 		}
 	}
 	return out
@@ -437,7 +459,7 @@ func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
 		g := findGroup(groups, label)
 		switch {
 		case g == nil:
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: no layer info or profile with label %q", name, label))
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: trtexec --exportTimes records, with no layer info or profile with label %q to belong to", name, label))
 		case g.times != "":
 			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: label %q already has times %s", name, label, filepath.Base(g.times)))
 		default:
@@ -449,8 +471,17 @@ func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
 // attachMeta gives meta_<label>_*.json to the backend whose label is the
 // longest that fits; a meta file naming no backend (meta_device.json) is
 // shared by all backends of the folder.
-func attachMeta(dir string, files []string, groups []*group, sc *Scope) {
+func attachMeta(dir string, files []string, labels map[string]string, groups []*group, sc *Scope) {
 	for _, name := range files {
+		if label, ok := labels[name]; ok {
+			// Metadata under another role's name (profile_a.json) is a's.
+			if g := findGroup(groups, label); g != nil && (g.layer != "" || g.profile != "" || g.latency != "") {
+				g.meta = append(g.meta, filepath.Join(dir, name))
+			} else {
+				sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: metadata, with no layer info or profile of label %q to belong to", name, label))
+			}
+			continue
+		}
 		base := trimExt(name)
 		rest := strings.ToLower(base[len("meta")+1:])
 		var best *group
@@ -600,18 +631,57 @@ func placeOf(k dump.Kind) place {
 // dump must not hang discovery).
 //
 // hint is fsutil.EncodingHint of the head (a UTF-16 file says so).
-func sniffFile(path string) (kind dump.Kind, hint string, err error) {
+func sniffFile(path string) (kind dump.Kind, hint, desc string, err error) {
 	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
-		return dump.KindUnknown, "", err
+		return dump.KindUnknown, "", "", err
 	}
 	defer f.Close()
 	buf := make([]byte, dump.SniffSize)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return dump.KindUnknown, "", err
+		return dump.KindUnknown, "", "", err
 	}
-	return dump.Sniff(buf[:n]), fsutil.EncodingHint(buf[:n]), nil
+	head := buf[:n]
+	kind = dump.Sniff(head)
+	hint = fsutil.EncodingHint(head)
+	if hint != "" {
+		// UTF-16 and the like: the hint says how to re-save it; what
+		// the bytes look like as UTF-8 says nothing.
+		return kind, hint, "a file in another encoding", nil
+	}
+	return kind, hint, dump.Describe(head, kind), nil
+}
+
+// roleOfKind is the role a file's content gives it, whatever its name;
+// ok is false for content that decides no role (unknown, a log).
+func roleOfKind(k dump.Kind) (role, bool) {
+	switch placeOf(k) {
+	case placeLayer:
+		return roleLayers, true
+	case placeProfile:
+		return roleProfile, true
+	case placeLatency:
+		return roleLatency, true
+	case placeTimes:
+		return roleTimes, true
+	case placeMeta:
+		return roleMeta, true
+	case placeConfig:
+		return roleConfig, true
+	}
+	return roleNone, false
+}
+
+// timing reports whether r is per-layer timing (a trtexec profile or
+// latency samples: one file can be named as either).
+func timing(r role) bool { return r == roleProfile || r == roleLatency }
+
+func labelOr(label string) string {
+	if label == "" {
+		return defaultLabel
+	}
+	return label
 }
 
 // readDirLimit lists dir sorted by name, refusing one of more than limit

@@ -102,7 +102,7 @@ func TestFolder(t *testing.T) {
 				"fp32 layers_fp32.json|-|-|meta_device.json",
 				"int8 -|profile_int8.json|-|meta_device.json",
 			},
-			ignored: map[string]string{"log_fp16.txt": "not recognised by content"},
+			ignored: map[string]string{"log_fp16.txt": "text that is no trtexec log"},
 			check: func(t *testing.T, sc *Scope) {
 				if !reflect.DeepEqual(sc.EngineFiles, []string{"b.plan", "model.engine"}) {
 					t.Errorf("engine files %v", sc.EngineFiles)
@@ -156,8 +156,8 @@ func TestFolder(t *testing.T) {
 				"x x.engine.graph.json|x.engine.profile.json|x.engine.times.json",
 			},
 			ignored: map[string]string{
-				"notes.json": "not recognised", "lonely.times.json": "times without layer info",
-				"x.engine.build.metadata.json": "metadata without a dump",
+				"notes.json": "JSON that is no dump, metadata or per-layer table (keys: foo)", "lonely.times.json": "trtexec --exportTimes records (one per inference",
+				"x.engine.build.metadata.json": "trtexec build metadata (build and model options, no timing), with no dump of the same stem",
 			},
 			check: func(t *testing.T, sc *Scope) {
 				if len(sc.ConfigFiles) != 2 {

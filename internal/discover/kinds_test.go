@@ -3,6 +3,7 @@ package discover
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/dump"
@@ -131,6 +132,74 @@ func TestTimeTablesPair(t *testing.T) {
 			}
 			if got := briefs(sc); !slices.Equal(got, tc.want) {
 				t.Errorf("backends %q, want %q (ignored %q)", got, tc.want, sc.Ignored)
+			}
+		})
+	}
+}
+
+// nonDumps are files met beside dumps that are none, each with what
+// discovery must call it.
+var nonDumps = []struct {
+	kind, content, says string
+}{
+	{"exportTimes", timesJSON, "trtexec --exportTimes records"},
+	{"profile metadata", `{"performance_summary": {"Throughput": 1155.36, "Latency": [0.85, 0.87]}, "inference_options": {"Batch": "Explicit"}}`, "trtexec profile metadata (an end-to-end performance summary"},
+	{"build metadata", `{"model_options": {"Format": "ONNX"}, "build_options": {"Precision": "FP32+FP16"}}`, "trtexec build metadata"},
+	{"device properties", `[{"Name": "NVIDIA A100", "ComputeCapability": [8, 0], "TotalMemory": 1}]`, "CUDA device properties"},
+	{"layers of another shape", `{"engine": "resnet", "layers": [{"name": "conv1", "type": "Convolution"}]}`, "lists layers in a shape trtperf does not read"},
+	{"settings", `{"batch": 1, "workspace": 4096}`, "settings or end-to-end numbers (keys: batch, workspace)"},
+	{"unknown json", `{"foo": {"bar": 1}}`, "JSON that is no dump, metadata or per-layer table (keys: foo)"},
+	{"chrome trace", `{"traceEvents": [{"name": "conv1", "ph": "X", "ts": 1, "dur": 5}]}`, "Chrome/Perfetto trace"},
+	{"onnx model", "\x08\x07\x12\x07pytorch\x1a\x052.0.1:\x8a\x01\n", "an ONNX model"},
+	{"engine binary", "ftrt\x00\x00\x00\x00\xa3\x01\x00\x00binary", "a serialized TensorRT engine"},
+	{"png image", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"},
+	{"other log", "Traceback (most recent call last):\n  File \"infer.py\", line 3\nValueError: bad\n", "text that is no trtexec log"},
+	{"per-run csv", "Format,Caffe\r\n ,Throughput,Latency(Mean)\r\nBatch: 1,479.452 qps,2.06069 ms\r\n", `a CSV/TSV table, but its header has the column "Throughput"`},
+}
+
+// TestNonDumpsNamed: a file that is no dump is named for what it is, under
+// a neutral name (in the files not used) and under a conventional dump
+// name (never read as that dump: metadata and times go where they belong,
+// the rest is ignored or fails as the dump its name promises, with what it
+// is in the message).
+func TestNonDumpsNamed(t *testing.T) {
+	for _, nd := range nonDumps {
+		t.Run(nd.kind, func(t *testing.T) {
+			for _, name := range []string{"thing.json", "thing.bin", "profile_b.json"} {
+				files := map[string]string{"layers_a.json": layerJSON, "profile_a.json": profileJSON, "layers_b.json": layerJSON, name: nd.content}
+				sc, err := Folder(folder(t, files))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b *Backend
+				for i := range sc.Backends {
+					if sc.Backends[i].Label == "b" {
+						b = &sc.Backends[i]
+					}
+				}
+				if b == nil {
+					t.Fatalf("%s: no backend b: %v", name, briefs(sc))
+				}
+				if filepath.Base(b.ProfilePath) == name {
+					// Named like a dump and no other kind of file by its
+					// content: read as the profile its name promises,
+					// refused, and the refusal says what it is.
+					_, err := dump.ReadProfile(b.ProfilePath)
+					if name != "profile_b.json" || err == nil || !strings.Contains(err.Error(), nd.says) && !strings.Contains(nd.kind, "json") && nd.kind != "layers of another shape" {
+						t.Errorf("%s (%s) is read as a profile: %v", name, nd.kind, err)
+					}
+					continue
+				}
+				said := false
+				for _, m := range append(append([]string{}, sc.Ignored...), sc.Recast...) {
+					if strings.HasPrefix(m, name+":") && strings.Contains(m, nd.says) {
+						said = true
+					}
+				}
+				used := filepath.Base(b.TimesPath) == name || slices.ContainsFunc(b.MetaPaths, func(p string) bool { return filepath.Base(p) == name })
+				if !said && !(used && name == "thing.json") {
+					t.Errorf("%s (%s) is not called %q: ignored %q, recast %q", name, nd.kind, nd.says, sc.Ignored, sc.Recast)
+				}
 			}
 		})
 	}

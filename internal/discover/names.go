@@ -12,7 +12,12 @@ const (
 	roleLatency
 	roleTimes
 	roleMeta
+	roleConfig // only from content: a model config under a dump's name
 )
+
+var roleNames = [...]string{"nothing", "layer info", "profile", "latency samples", "times", "metadata", "model config"}
+
+func (r role) String() string { return roleNames[r] }
 
 // prefixWords are the conventional file-name prefixes (any case), each
 // followed by '_' or '-' and the label, or alone for the label "default".
@@ -66,18 +71,21 @@ func isJSONName(name string) bool {
 }
 
 // unknownReason says why a file that is neither a dump nor a log by its
-// content is not used.
-func unknownReason(name string) string {
+// content is not used: what it is (desc, from dump.Describe), or what its
+// name says when the content tells less (documentation, a model file).
+func unknownReason(name, desc string) string {
 	lower := strings.ToLower(name)
+	generic := strings.HasPrefix(desc, "text that is no trtexec log") || strings.HasPrefix(desc, "binary data")
 	switch {
-	case strings.HasSuffix(lower, ".csv"):
-		return "a CSV table, not a TensorRT dump, metadata or trtexec log (trtperf reads the trtexec log or times it was made from)"
 	case strings.HasSuffix(lower, ".md"), strings.HasSuffix(lower, ".rst"):
 		return "documentation, not a TensorRT dump"
-	case strings.HasSuffix(lower, ".onnx"), strings.HasSuffix(lower, ".pb"), strings.HasSuffix(lower, ".pt"), strings.HasSuffix(lower, ".prototxt"), strings.HasSuffix(lower, ".caffemodel"):
+	case generic && (strings.HasSuffix(lower, ".onnx") || strings.HasSuffix(lower, ".pb") || strings.HasSuffix(lower, ".pt") || strings.HasSuffix(lower, ".prototxt") || strings.HasSuffix(lower, ".caffemodel")):
 		return "a model file, not a TensorRT dump"
 	}
-	return "not recognised by content as layer info, a profile, latency samples, times, TREx metadata or a trtexec log"
+	if strings.Contains(desc, "dump") {
+		return desc
+	}
+	return desc + ", not a TensorRT dump"
 }
 
 // conventional splits a conventional dump name ("layers_fp16.json",

@@ -42,7 +42,7 @@ func Pairs(pairs [][]string) (*Scope, error) {
 				return nil, err
 			}
 			abs[i] = a
-			if kinds[i], _, err = sniffFile(a); err != nil {
+			if kinds[i], _, _, err = sniffFile(a); err != nil {
 				return nil, fmt.Errorf("cannot read %s: %w", a, err)
 			}
 		}

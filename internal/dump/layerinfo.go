@@ -12,7 +12,10 @@ const fixNotLayerInfo = "expected a TensorRT layer-info dump: {\"Layers\": [...]
 
 // ReadLayerInfo reads and parses a layer-info file.
 func ReadLayerInfo(path string) (*engine.LayerInfo, error) {
-	li, rerr, err := parseInput(path, kindLayerFile, parseLayerFile)
+	li, rerr, err := parseInput(path, kindLayerFile, func(data []byte) (*engine.LayerInfo, error) {
+		li, err := parseLayerFile(data)
+		return li, sayWhatItIs(err, data)
+	})
 	if rerr != nil {
 		return nil, fmt.Errorf("read layer info %s: %w", path, rerr)
 	}

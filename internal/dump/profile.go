@@ -13,7 +13,10 @@ const fixNotProfile = "expected per-layer times: the list written by trtexec --e
 
 // ReadProfile reads and parses a profile file.
 func ReadProfile(path string) (*engine.Profile, error) {
-	p, rerr, err := parseInput(path, kindProfileFile, ParseProfile)
+	p, rerr, err := parseInput(path, kindProfileFile, func(data []byte) (*engine.Profile, error) {
+		p, err := ParseProfile(data)
+		return p, sayWhatItIs(err, data)
+	})
 	if rerr != nil {
 		return nil, fmt.Errorf("read profile %s: %w", path, rerr)
 	}

@@ -176,9 +176,9 @@ func openInput(path string, k inputKind, mayMap bool) (data []byte, release func
 		switch {
 		case k.table && isTimeTableHead(head):
 		case k.json:
-			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump%s", describeByte(c), fsutil.EncodingHint(head)))
+			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump%s", describeByte(c), whatItIs(head)))
 		case k.inspector && !looksLikeInspectorText(head):
-			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump nor per-layer inspector output%s", describeByte(c), fsutil.EncodingHint(head)))
+			return nil, nil, errPlain(CodeMalformed, fmt.Sprintf("it starts with %s, not '{' or '[': it is not a JSON dump nor per-layer inspector output%s", describeByte(c), whatItIs(head)))
 		}
 	}
 	if mayMap && fsutil.CanMap && st.Size() >= mapMinBytes {
@@ -213,6 +213,16 @@ func openInput(path string, k inputKind, mayMap bool) (data []byte, release func
 			return nil, nil, err
 		}
 	}
+}
+
+// whatItIs ends a refusal of a file that is no dump with what it is: how
+// to re-save it when it is in another encoding, else what its content is
+// (" (it is a PNG image)").
+func whatItIs(head []byte) string {
+	if h := fsutil.EncodingHint(head); h != "" {
+		return h
+	}
+	return " (it is " + Describe(head, KindUnknown) + ")"
 }
 
 // notFileDetail words a StatRegular refusal for a FormatError ("it is a

@@ -177,3 +177,15 @@ func unusedFiles(d *contract.AnalyzeData) []string {
 	}
 	return out
 }
+
+// recastFiles are the files read for what their content is, not for what
+// their name says, with what they are.
+func recastFiles(d *contract.AnalyzeData) []string {
+	var out []string
+	for _, w := range d.Validation.Warnings {
+		if f, ok := strings.CutPrefix(w, contract.WarningRecast); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}

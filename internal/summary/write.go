@@ -176,6 +176,12 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
+	if rc := recastFiles(d); len(rc) > 0 {
+		fmt.Fprintf(w, "files read for what they hold, not what their names say (%d):\n", len(rc))
+		for _, f := range rc {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
 	writeComparisonText(w, d, p)
 	writeRowComparisonsText(w, d, p)
 	for _, v := range views {
@@ -338,6 +344,12 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 	if un := unusedFiles(d); len(un) > 0 {
 		fmt.Fprintf(w, "\nFiles not used:\n\n")
 		for _, f := range un {
+			fmt.Fprintf(w, "- %s\n", mdCell(f))
+		}
+	}
+	if rc := recastFiles(d); len(rc) > 0 {
+		fmt.Fprintf(w, "\nFiles read for what they hold, not what their names say:\n\n")
+		for _, f := range rc {
 			fmt.Fprintf(w, "- %s\n", mdCell(f))
 		}
 	}
