@@ -127,7 +127,7 @@ var siblingPairs = []siblingPair{
 func TestCostModelValidation(t *testing.T) {
 	cs := analyzeCorpus(t)
 	byFolder := map[string]*contract.AnalyzeData{}
-	var sumErrs []float64
+	var sumErrs, namedErrs, defaultErrs []float64
 	var table strings.Builder
 	table.WriteString("\n| case / backend | device (source) | predicted layer sum ms | profiled layer sum ms | error |\n|---|---|---|---|---|\n")
 	for _, c := range cs {
@@ -139,6 +139,11 @@ func TestCostModelValidation(t *testing.T) {
 			meas := b.Diagnosis.LayerSumMs
 			e := math.Abs(b.Prediction.TotalMs-meas) / meas * 100
 			sumErrs = append(sumErrs, e)
+			if b.Prediction.DeviceSource == contract.PredictionDeviceDefault {
+				defaultErrs = append(defaultErrs, e)
+			} else {
+				namedErrs = append(namedErrs, e)
+			}
 			fmt.Fprintf(&table, "| %s / %s | %s (%s) | %.3f | %.3f | %.0f %% |\n", c.name, b.Label, b.Prediction.Device, b.Prediction.DeviceSource, b.Prediction.TotalMs, meas, e)
 		}
 	}
@@ -179,8 +184,16 @@ func TestCostModelValidation(t *testing.T) {
 	if medGain > 20 || worstGain > 40 {
 		t.Errorf("gain errors above the target: median %.1f %% (≤ 20 %%), worst %.1f %% (≤ 40 %%)", medGain, worstGain)
 	}
-	if math.Abs(medSum-costmodel.ErrorPct) > 5 {
-		t.Errorf("costmodel.ErrorPct is %g but the measured median layer-sum error is %.1f %%: update it", costmodel.ErrorPct, medSum)
+	// The error bands model-priced findings span: where the files name
+	// the GPU, and where the model assumes the default of the kernels'
+	// generation.
+	medNamed, medDefault := medianOf(namedErrs), medianOf(defaultErrs)
+	t.Logf("layer sums on a named GPU: median error %.0f %% over %d backends; on the default GPU: %.0f %% over %d", medNamed, len(namedErrs), medDefault, len(defaultErrs))
+	if math.Abs(medNamed-costmodel.ErrorPct) > 5 {
+		t.Errorf("costmodel.ErrorPct is %g but the measured median layer-sum error on named GPUs is %.1f %%: update it", costmodel.ErrorPct, medNamed)
+	}
+	if math.Abs(medDefault-costmodel.ErrorPctDefaultGPU) > 10 {
+		t.Errorf("costmodel.ErrorPctDefaultGPU is %g but the measured median layer-sum error on the default GPU is %.1f %%: update it", costmodel.ErrorPctDefaultGPU, medDefault)
 	}
 }
 

@@ -152,7 +152,7 @@ func defaultDevice(arch int) (costmodel.Device, string, string) {
 		f, _ = gpu.DefaultFor(8, 0)
 	}
 	md, _ := costmodel.FromFacts(f)
-	return md, contract.PredictionDeviceDefault, fmt.Sprintf("the GPU is unknown and %s: times are predicted for the default class %s (the median memory bandwidth of the table's GPUs of that generation); give the device (a trtexec log or device metadata beside the dumps) for times of the real GPU", why, md.Name)
+	return md, contract.PredictionDeviceDefault, fmt.Sprintf("the GPU is unknown and %s: times are predicted for the default class %s (the median memory bandwidth of the table's GPUs of that generation); give the device (a trtexec log or device metadata beside the dumps, or name the GPU for the analysis) for times of the real GPU", why, md.Name)
 }
 
 // findingsModel is the cost model the findings of a backend are priced
@@ -165,7 +165,8 @@ func findingsModel(dev costmodel.Device, source string, mi *modelInput, predicte
 	case contract.PredictionDeviceDefault:
 		note = "the default class of the kernels' architecture: the GPU is unknown"
 	}
-	return &findings.Model{Device: dev, DeviceNote: note, Layers: mi.layers, Params: &costmodel.Calibrated, Predicted: predicted}
+	return &findings.Model{Device: dev, DeviceNote: note, Layers: mi.layers, Params: &costmodel.Calibrated, Predicted: predicted,
+		ErrorPct: costmodel.ErrorFor(source == contract.PredictionDeviceDefault)}
 }
 
 // evaluateLayerProfile runs the findings of a layer_profile backend,
@@ -248,9 +249,12 @@ func predict(dev *costmodel.Device, ls []costmodel.Layer, source, note string) *
 	p := &contract.Prediction{
 		Basis: "roofline_cost_model", Device: dev.Name, DeviceSource: source,
 		LayerMs: make([]float64, len(ls)), LayerBound: make([]string, len(ls)),
-		ErrorPct: costmodel.ErrorPct,
-		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a %.1f µs per-kernel floor plus its arithmetic at the achieved share of the device's peak for its math path (less when its outputs are too few to fill every SM) plus its bytes at %.0f %% of peak memory bandwidth, calibrated on a measured corpus as a whole (median error of layer sums %.0f %%)",
+		ErrorPct: costmodel.ErrorFor(source == contract.PredictionDeviceDefault),
+		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a %.1f µs per-kernel floor plus its arithmetic at the achieved share of the device's peak for its math path (less when its outputs are too few to fill every SM) plus its bytes at %.0f %% of peak memory bandwidth, calibrated on a measured corpus as a whole (median error of layer sums %.0f %% where the files name the GPU)",
 			costmodel.Calibrated.FloorMs*1000, costmodel.Calibrated.MemEff*100, costmodel.ErrorPct)},
+	}
+	if source == contract.PredictionDeviceDefault {
+		p.Notes = append(p.Notes, fmt.Sprintf("on a GPU the files do not name, the model's median error is %.0f %%: the times span ± that", costmodel.ErrorPctDefaultGPU))
 	}
 	total, opaque, opaqueMs := 0.0, 0, 0.0
 	for i := range ls {

@@ -27,9 +27,25 @@ var Calibrated = Params{
 }
 
 // ErrorPct is the model's median absolute error, percent, on the predicted
-// layer sums of the calibration corpus' backends (TestCostModelValidation
-// measures it; model-priced findings span ± this).
-const ErrorPct = 10.0
+// layer sums of the calibration corpus' backends whose files name their
+// GPU (TestCostModelValidation measures it; model-priced findings span ±
+// this).
+const ErrorPct = 8.0
+
+// ErrorPctDefaultGPU is the same median over the corpus' backends whose
+// files name no GPU, predicted for the default of their kernels'
+// generation: the real GPU's bandwidth, peaks and per-kernel floor may be
+// far from the default's, so their predictions and prices span ± this.
+const ErrorPctDefaultGPU = 35.0
+
+// ErrorFor is the error band of a prediction: ErrorPctDefaultGPU when the
+// device is an assumed default, else ErrorPct.
+func ErrorFor(defaultDevice bool) float64 {
+	if defaultDevice {
+		return ErrorPctDefaultGPU
+	}
+	return ErrorPct
+}
 
 // Sample is one profiled layer: the model's view of it, the device it ran
 // on and its measured per-layer average.

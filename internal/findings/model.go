@@ -22,6 +22,9 @@ type Model struct {
 	Layers     []costmodel.Layer
 	Params     *costmodel.Params
 	Predicted  bool
+	// ErrorPct is the model's error band on this device, percent
+	// (costmodel.ErrorFor); 0 means costmodel.ErrorPct.
+	ErrorPct float64
 }
 
 // modelChange is the change a rule proposes for one owned layer.
@@ -169,7 +172,11 @@ func (c *evaluation) modelPrice(id string, f *contract.Finding) {
 		f.PriceFactor += fmt.Sprintf("; the cost model predicts %.4f ms for these layers against %.4f ms profiled (more than %gx apart), so the rule's factor is kept", predicted, owned, maxModelMiss)
 		return
 	}
-	err := costmodel.ErrorPct / 100
+	errPct := m.ErrorPct
+	if errPct <= 0 {
+		errPct = costmodel.ErrorPct
+	}
+	err := errPct / 100
 	est := gain * c.scale
 	var parts []string
 	for ch := costmodel.AsIs; ch <= costmodel.INT8Weights; ch++ {
@@ -182,7 +189,7 @@ func (c *evaluation) modelPrice(id string, f *contract.Finding) {
 		clock = "PREDICTED"
 	}
 	how := fmt.Sprintf("cost model on %s (%s): owned %s time %.4f ms, of which the model gives back %.4f ms with %s, × profile scale %.3f; range ± the model's %.0f %% corpus error",
-		m.Device.Name, m.DeviceNote, clock, owned, gain, strings.Join(parts, ", "), c.scale, costmodel.ErrorPct)
+		m.Device.Name, m.DeviceNote, clock, owned, gain, strings.Join(parts, ", "), c.scale, errPct)
 	if hasBand && (counts[costmodel.Removed] > 0 || counts[costmodel.Fused] > 0) {
 		how += fmt.Sprintf("; removed or fused layers count × %.2f (range %.2f–%.2f) of their time: what such a fix takes away", rb.est, rb.low, rb.high)
 	}
