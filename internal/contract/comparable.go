@@ -4,9 +4,10 @@ import "fmt"
 
 // WhyNotComparable says why a backend's timing cannot be compared with
 // another's, or "" when it can: a profile (layer_profile, or profile_only
-// with its layer kinds guessed from names) with timing and records, or
-// layer info with the cost model's predicted time for every layer
-// (layer_only). compare selects backends with it and the semantic check
+// with its layer kinds guessed from names) with timing and records, layer
+// info with the cost model's predicted time for every layer (layer_only),
+// or a measured median alone (measured_only, compared on measured time
+// only). compare selects backends with it and the semantic check
 // holds every comparison pair to it: one rule, so analyze never writes a
 // pair validate rejects.
 func WhyNotComparable(b *Backend) string {
@@ -17,6 +18,11 @@ func WhyNotComparable(b *Backend) string {
 		}
 		if s := b.Timing.PercentageSum; s > 0 && s < MinWholeProfilePct {
 			return fmt.Sprintf("backend %s's profile holds only %.1f %% of its time (a partial table: its layer sum is not the engine's)", b.Label, s)
+		}
+		return ""
+	case ModeMeasuredOnly:
+		if MeasuredMedian(b) <= 0 {
+			return fmt.Sprintf("backend %s has no per-layer data and no measured median to compare", b.Label)
 		}
 		return ""
 	case ModeLayerOnly:
@@ -69,4 +75,19 @@ func WhyNoRowComparison(a, b *Backend) string {
 		return fmt.Sprintf("backends %s and %s are compared as engines (comparison), not row by row", a.Label, b.Label)
 	}
 	return ""
+}
+
+// MeasuredMedian is a backend's measured median GPU compute time per
+// inference, else its measured median latency; 0 when it has neither.
+func MeasuredMedian(b *Backend) float64 {
+	if b.Timing == nil || b.Timing.Measured == nil {
+		return 0
+	}
+	m := b.Timing.Measured
+	for _, v := range []*float64{m.GPUComputeMs.Median, m.LatencyMs.Median} {
+		if v != nil && *v > 0 {
+			return *v
+		}
+	}
+	return 0
 }

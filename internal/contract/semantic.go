@@ -116,8 +116,8 @@ func (c *checker) backend(p string, b *Backend) {
 	case v.Status == StatusFailed && firstError == "":
 		c.add(p+"/validation/status", "status is failed but no message has level error; add the error that explains it")
 	}
-	if (v.Status == StatusFailed) != (v.AnalysisMode == ModeUnusable || v.AnalysisMode == ModeProfileOnly) {
-		c.add(p+"/validation/analysis_mode", "analysis_mode is %q with status %q: a backend is failed exactly when it is unusable or profile_only", v.AnalysisMode, v.Status)
+	if (v.Status == StatusFailed) != (v.AnalysisMode == ModeUnusable || v.AnalysisMode == ModeProfileOnly || v.AnalysisMode == ModeMeasuredOnly) {
+		c.add(p+"/validation/analysis_mode", "analysis_mode is %q with status %q: a backend is failed exactly when it is unusable, profile_only or measured_only", v.AnalysisMode, v.Status)
 	}
 	n := len(b.Layers)
 	if b.LayerCount != n {
@@ -146,6 +146,16 @@ func (c *checker) backend(p string, b *Backend) {
 		}
 		if v.ReportAvailable {
 			c.add(p+"/validation/report_available", "a profile_only backend has no report")
+		}
+	case ModeMeasuredOnly:
+		if b.Timing == nil || b.Timing.Measured == nil {
+			c.add(p+"/timing/measured", "measured_only needs timing.measured")
+		}
+		if len(b.Records) != 0 || len(b.Layers) != 0 {
+			c.add(p+"/records", "measured_only has no layers and no records, found %d and %d", len(b.Layers), len(b.Records))
+		}
+		if v.ReportAvailable {
+			c.add(p+"/validation/report_available", "a measured_only backend has no report")
 		}
 	case ModeLayerOnly:
 		if len(b.Records) != 0 {

@@ -59,6 +59,11 @@ func (c *checker) pair(ptr string, p *ComparisonPair, a, b *Backend) {
 	if p.AMs > 0 && !near(p.BTimeRatio, p.BMs/p.AMs, relTol) {
 		c.add(ptr+"/b_time_ratio", "b_time_ratio %g is not b_ms / a_ms (%g)", p.BTimeRatio, p.BMs/p.AMs)
 	}
+	for _, s := range []*Backend{a, b} {
+		if s != nil && s.Validation.AnalysisMode == ModeMeasuredOnly && p.Measure != MeasureGPUCompute && p.Measure != MeasureEndToEnd {
+			c.add(ptr+"/measure", "backend %s has measured time only, so the pair's measure must be gpu_compute or end_to_end, not %s", s.Label, p.Measure)
+		}
+	}
 	if a != nil && b != nil && p.Measure == MeasureLayerSum {
 		if !near(p.AMs, a.Timing.AverageInferenceMs, relTol) || !near(p.BMs, b.Timing.AverageInferenceMs, relTol) {
 			c.add(ptr+"/a_ms", "on layer_sum a_ms/b_ms (%g/%g) must be the backends' average_inference_ms (%g/%g)", p.AMs, p.BMs, a.Timing.AverageInferenceMs, b.Timing.AverageInferenceMs)
@@ -69,7 +74,8 @@ func (c *checker) pair(ptr string, p *ComparisonPair, a, b *Backend) {
 	}
 	// Two different models keep only their totals: no rows, no breakdowns,
 	// every aligned group counted as omitted.
-	endToEnd := len(p.Rows) == 0 && p.RowsOmitted > 0 && len(p.ByType)+len(p.ByPrec)+len(p.ByRegion) == 0
+	// So do pairs with a side of measured time only (no records).
+	endToEnd := len(p.Rows) == 0 && (p.RowsOmitted > 0 || p.Alignment.ALayers == 0 || p.Alignment.BLayers == 0) && len(p.ByType)+len(p.ByPrec)+len(p.ByRegion) == 0
 	for _, g := range []struct {
 		name string
 		rows []GroupDelta

@@ -35,6 +35,12 @@ const (
 	// guessed from names), breakdowns and concentration are filled; graph
 	// and layer facts are not.
 	ModeProfileOnly = "profile_only"
+	// ModeMeasuredOnly is a failed backend without per-layer evidence (no
+	// layers, no records) whose timing.measured holds what trtexec
+	// measured end to end (a log's performance summary, TREx metadata):
+	// latency, GPU compute, the host/device split, warnings. It compares
+	// with other builds on measured time only.
+	ModeMeasuredOnly = "measured_only"
 
 	LevelError   = "error"
 	LevelWarning = "warning"

@@ -153,6 +153,8 @@ func TestValidateTamperedSmall(t *testing.T) {
 		{name: "per-iteration of unknown", ptr: "/results/0/timing/measured/per_iteration", value: map[string]any{"of": "wall", "source": "t.json", "iterations": 1, "median_ms": 1, "p99_ms": 1, "downsampled": false, "index": []int{0}, "ms": []float64{1}}, schema: "/results/0/timing/measured/per_iteration/of"},
 		{name: "cv without cv_of", ptr: "/results/0/timing/measured/cv_of", value: "", semantic: "/results/0/timing/measured/cv_of"},
 		{name: "profile_only passed", ptr: "/results/0/validation/analysis_mode", value: "profile_only", semantic: "/results/0/validation/analysis_mode"},
+		{name: "measured_only passed", ptr: "/results/0/validation/analysis_mode", value: "measured_only", semantic: "/results/0/validation/analysis_mode"},
+		{name: "measured_only without measured time", ptr: "/results/1/validation/analysis_mode", value: "measured_only", semantic: "/results/1/timing/measured"},
 		{name: "bad compute capability", ptr: "/results/0/device/compute_capability", value: "eight", semantic: "/results/0/device/compute_capability"},
 		{name: "unknown measured kind", ptr: "/results/0/timing/measured/sources/1/kind", value: "stopwatch", schema: "/results/0/timing/measured/sources/1/kind"},
 		{name: "record layer out of range", ptr: "/results/0/records/3/layer", value: 9, semantic: "/results/0/records/3/layer"},

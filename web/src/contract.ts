@@ -278,8 +278,8 @@ export interface Backend {
 export interface BackendValidation {
   /** passed iff no error-level message. */
   status: "passed" | "failed";
-  /** layer_profile: timing usable; layer_only: graph only; profile_only: failed (layer info missing or names-only) but the profile gives timing, records with layer kinds guessed from names (tag type_guessed_from_name), breakdowns and concentration; unusable: failed. */
-  analysis_mode: "layer_profile" | "layer_only" | "profile_only" | "unusable";
+  /** layer_profile: timing usable; layer_only: graph only; profile_only: failed (layer info missing or names-only) but the profile gives timing, records with layer kinds guessed from names (tag type_guessed_from_name), breakdowns and concentration; measured_only: failed (no layer info, no per-layer table) but timing.measured holds what trtexec measured end to end (latency, GPU compute, host/device copies), which compares with other builds on measured time only; unusable: failed. */
+  analysis_mode: "layer_profile" | "layer_only" | "profile_only" | "measured_only" | "unusable";
   messages: Message[];
   /** Files the backend was read from (absolute), or null. */
   source_paths: {
