@@ -222,6 +222,11 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		// After the run facts: a measured GPU time is the prices' reference.
 		out.Issues, out.Diagnosis, out.Overview = findings.EvaluateProfileOnly(&out)
 	}
+	if v.AnalysisMode == contract.ModeUnusable && out.Timing != nil && out.Timing.Measured != nil && len(out.Records) == 0 && len(out.Layers) == 0 {
+		// No per-layer evidence, but what trtexec measured end to end:
+		// latency, GPU compute, the host/device split.
+		v.AnalysisMode = contract.ModeMeasuredOnly
+	}
 	if out.Build == nil || out.Build.TensorRTVersion == nil {
 		out.TensorRTRange = tensorRTRange(&in, recs, &msgs)
 	}

@@ -102,11 +102,16 @@ func Section(d *contract.AnalyzeData, baseline string) (*contract.Comparison, er
 			usable = append(usable, Side{Name: d.Results[i].Label, Backend: &d.Results[i]})
 		}
 	}
+	// A side with measured time only compares on measured time: keep it
+	// only when every side has a measure of that kind.
+	if slices.ContainsFunc(usable, measuredOnly) && !sharedMeasured(usable) {
+		usable = slices.DeleteFunc(usable, measuredOnly)
+	}
 	// A side with predicted times only compares on predicted times: keep
 	// it only when every side has them.
-	if slices.ContainsFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 }) &&
+	if slices.ContainsFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 && !measuredOnly(s) }) &&
 		slices.ContainsFunc(usable, func(s Side) bool { return !predicted(s.Backend) }) {
-		usable = slices.DeleteFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 })
+		usable = slices.DeleteFunc(usable, func(s Side) bool { return len(s.Backend.Records) == 0 && !measuredOnly(s) })
 	}
 	if baseline != "" {
 		k := slices.IndexFunc(usable, func(s Side) bool { return s.Name == baseline })
@@ -163,6 +168,10 @@ func fastest(ss []Side) string {
 	}
 	by := sum
 	switch {
+	case !all(sum) && all(gpu):
+		by = gpu // measured_only sides
+	case !all(sum) && all(e2e):
+		by = e2e
 	case !all(sum) && all(pred):
 		by = pred
 	case !all(sum):
@@ -216,4 +225,22 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// measuredOnly reports whether a side has measured time and nothing per
+// layer (analysis_mode measured_only).
+func measuredOnly(s Side) bool {
+	return s.Backend.Validation.AnalysisMode == contract.ModeMeasuredOnly
+}
+
+// sharedMeasured reports whether every side has a measured GPU compute
+// median, or every side a measured latency median: the measures a side of
+// measured time only compares on.
+func sharedMeasured(ss []Side) bool {
+	gpu, e2e := true, true
+	for _, s := range ss {
+		g, e := measured(s.Backend)
+		gpu, e2e = gpu && g > 0, e2e && e > 0
+	}
+	return gpu || e2e
 }

@@ -28,6 +28,9 @@ func Pair(a, b Side, rows int) (*contract.ComparisonPair, error) {
 			return nil, fmt.Errorf("%s: %s; compare backends that have a profile or predicted times", s.Name, why)
 		}
 	}
+	if measuredOnly(a) || measuredOnly(b) {
+		return measuredPair(a, b)
+	}
 	if (len(a.Backend.Records) == 0) != (len(b.Backend.Records) == 0) && !(predicted(a.Backend) && predicted(b.Backend)) {
 		return nil, fmt.Errorf("%s and %s have no measure in common: one has only the cost model's predicted times and the other has no detailed layer info to predict from; export the missing profile (trtexec --loadEngine=ENGINE --exportProfile=F) or layer info", a.Name, b.Name)
 	}
@@ -192,8 +195,12 @@ func joinNotes(a, b string) string {
 }
 
 // LayerByLayer reports whether a pair compares its layers (false for two
-// unrelated models: no aligned group is listed, all are counted omitted).
+// unrelated models: no aligned group is listed, all are counted omitted;
+// and for a side of measured time only, which has no layers).
 func LayerByLayer(p *contract.ComparisonPair) bool {
+	if p.Alignment.ALayers == 0 || p.Alignment.BLayers == 0 {
+		return false
+	}
 	return len(p.Rows) > 0 || p.RowsOmitted == 0
 }
 
@@ -693,3 +700,56 @@ func lumpRegions(rows []contract.GroupDelta) []contract.GroupDelta {
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// measuredPair compares two builds of which one has measured time only
+// (measured_only): on measured GPU compute or latency, end to end, without
+// rows or breakdowns — nothing per layer is known of that side.
+func measuredPair(a, b Side) (*contract.ComparisonPair, error) {
+	p := &contract.ComparisonPair{A: a.Name, B: b.Name, Reasons: []string{}, Rows: []contract.AlignedRow{},
+		ByType: []contract.GroupDelta{}, ByPrec: []contract.GroupDelta{}, ByRegion: []contract.GroupDelta{}, OneSided: []contract.OneSidedKind{}}
+	p.Measure, p.MeasureNote, p.AMs, p.BMs = chooseMeasure(a, b, 0, 0)
+	if p.Measure == contract.MeasureLayerSum {
+		return nil, fmt.Errorf("%s and %s have no measure in common: one has measured time only (no per-layer table) and the other no measured time; time both with trtexec the same way (its performance summary) or export both per-layer tables", a.Name, b.Name)
+	}
+	p.DeltaMs = p.BMs - p.AMs
+	if p.AMs > 0 {
+		p.DeltaPct = p.DeltaMs / p.AMs * 100
+		p.BTimeRatio = p.BMs / p.AMs
+	}
+	sumA, sumB := layerSum(a.Backend.Records), layerSum(b.Backend.Records)
+	p.AScale, p.BScale = scale(p.AMs, sumA), scale(p.BMs, sumB)
+	// Every record of a side with a profile is counted, none aligned.
+	p.Alignment = contract.Alignment{ALayers: contract.ComparedRecords(a.Backend), BLayers: contract.ComparedRecords(b.Backend)}
+	p.Alignment.OnlyA, p.Alignment.OnlyB = p.Alignment.ALayers, p.Alignment.BLayers
+	p.RowsOmitted = p.Alignment.ALayers + p.Alignment.BLayers
+	p.RowsOmittedDeltaMs = p.DeltaMs
+	p.Noise = noise(a, b, p)
+	p.Verdict = verdict(p)
+	var only []string
+	for _, s := range []Side{a, b} {
+		if measuredOnly(s) {
+			only = append(only, s.Name)
+		}
+	}
+	p.Summary = fmt.Sprintf("%s: %s %.4g ms vs %s %.4g ms (%.2f×, %+.1f %% %s, noise ±%.1f %%). %s measured time only (no per-layer table), so this says which build is faster, not why; the per-layer tables (--dumpProfile --exportProfile) of both would.",
+		verdictWords(p), p.B, p.BMs, p.A, p.AMs, p.BTimeRatio, p.DeltaPct, measureWords(p.Measure), p.Noise.Pct, strings.Join(only, " and ")+hasHave(len(only)))
+	return p, nil
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return " has"
+	}
+	return " have"
+}
+
+// verdictWords is a pair's verdict in words.
+func verdictWords(p *contract.ComparisonPair) string {
+	switch p.Verdict {
+	case contract.VerdictBFaster:
+		return p.B + " is faster"
+	case contract.VerdictBSlower:
+		return p.B + " is slower"
+	}
+	return "within run-to-run noise"
+}

@@ -70,3 +70,25 @@ func TestRowPairOfPartialTables(t *testing.T) {
 		t.Errorf("row comparisons %q, want only onnx/torch (w1/w2 are whole; the others share no row)", pairs)
 	}
 }
+
+// TestMeasuredOnlySides: a build with measured time only compares on
+// measured time with builds that have it, and is left out (no error)
+// when another build has no measured time.
+func TestMeasuredOnlySides(t *testing.T) {
+	measuredOnlyBackend := func(label string, gpu float64) contract.Backend {
+		return contract.Backend{Label: label,
+			Validation: contract.BackendValidation{Status: contract.StatusFailed, AnalysisMode: contract.ModeMeasuredOnly},
+			Timing:     &contract.Timing{Measured: &contract.Measured{GPUComputeMs: contract.Stats{Median: &gpu}}}}
+	}
+	d := &contract.AnalyzeData{Results: []contract.Backend{measuredOnlyBackend("a", 3.7), measuredOnlyBackend("b", 3.5)}}
+	c, err := Section(d, "")
+	if err != nil || c == nil || c.Baseline != "b" || len(c.Pairs) != 1 || c.Pairs[0].Measure != contract.MeasureGPUCompute || LayerByLayer(&c.Pairs[0]) {
+		t.Fatalf("measured-only pair: %+v, %v", c, err)
+	}
+	// A profile without measured time shares no measure with them.
+	d.Results = append(d.Results, *partial("p", 100, lay{name: "Conv_0", ms: 1}))
+	c, err = Section(d, "")
+	if err != nil || c != nil {
+		t.Errorf("a measured-only side kept beside a side without measured time: %+v, %v", c, err)
+	}
+}

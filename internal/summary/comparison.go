@@ -3,6 +3,9 @@ package summary
 import (
 	"fmt"
 	"io"
+	"slices"
+
+	"github.com/trtperf/trtperf/internal/compare"
 
 	"github.com/trtperf/trtperf/internal/contract"
 )
@@ -34,7 +37,9 @@ func writeComparisonText(w io.Writer, d *contract.AnalyzeData, p palette) {
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
-	fmt.Fprintf(w, "  %s\n", p.dim("(trtperf compare gives the layer-by-layer breakdown)"))
+	if slices.ContainsFunc(d.Comparison.Pairs, func(p contract.ComparisonPair) bool { return compare.LayerByLayer(&p) }) {
+		fmt.Fprintf(w, "  %s\n", p.dim("(trtperf compare gives the layer-by-layer breakdown)"))
+	}
 }
 
 func writeComparisonMarkdown(w io.Writer, d *contract.AnalyzeData) {
