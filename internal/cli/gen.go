@@ -2,6 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,7 +19,7 @@ func init() {
 
 func newGenCmd(*deps) *cobra.Command {
 	var o gen.Options
-	var label, out string
+	var label, out, dla string
 	c := &cobra.Command{
 		Use:   "gen --shape SHAPE --layers N --out DIR [flags]",
 		Short: "Generate a realistic synthetic TensorRT dump (layer info + profile)",
@@ -29,14 +33,23 @@ the same bytes.
 
 Shapes: llm (decoder blocks, Myelin kernels, -1 sequence dims), bert (encoder
 with fused MHA), cnn (ResNet-50-like CASK convolutions), unet (SD-1.5-like
-with attention regions).`,
+with attention regions).
+
+--dla writes DLA runs instead: profile-only folders as trtexec --useDLACore
+writes them in TensorRT 7 ("{a,b,c}" subgraph records and their "output
+reformatter" waits) and 8 ("{ForeignNode[a...c]}" between "to nvm" / "from
+nvm" / "copy finish" records), one profile_<name>.json each, no layer info.`,
 		Example: `  trtperf gen --shape llm --layers 50000 --seed 1 --out dumps/llm50k
   trtperf gen --shape bert --layers 173 --precision int8 --label int8 --out examples/bert-base
-  trtperf gen --shape cnn --layers 300 --era trt11 --opt-profiles 2 --out dumps/multi`,
+  trtperf gen --shape cnn --layers 300 --era trt11 --opt-profiles 2 --out dumps/multi
+  trtperf gen --dla trt7-split,trt8-fallback --out dumps/dla`,
 		Args: argCount(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return cannotRun("no output folder: pass --out DIR")
+			}
+			if dla != "" {
+				return writeDLA(cmd, out, dla)
 			}
 			if o.Shape == "" {
 				return cannotRun("no shape: pass --shape one of %s", strings.Join(gen.Shapes, ", "))
@@ -58,6 +71,7 @@ with attention regions).`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.Shape, "shape", "", "engine topology: "+strings.Join(gen.Shapes, ", "))
+	f.StringVar(&dla, "dla", "", "write DLA profile-only runs instead of an engine (comma-separated, or all): "+strings.Join(dlaNames(), ", "))
 	f.IntVar(&o.Layers, "layers", 1000, fmt.Sprintf("layers per optimization profile, exact (at least %d)", gen.MinLayers))
 	f.Int64Var(&o.Seed, "seed", 1, "random seed; the same seed gives the same bytes")
 	f.StringVar(&label, "label", "fp16", "backend label: the files are layers_<label>.json and profile_<label>.json")
@@ -81,4 +95,33 @@ with attention regions).`,
 	f.BoolVar(&o.ControlChars, "control-chars", false, "join Metadata ops with U+001E/U+001F in the trt8 era (always on from trt10)")
 	f.IntVar(&o.Concatenated, "concatenated", 1, "write N concatenated JSON arrays into the profile file (a batch sweep appended to one file)")
 	return c
+}
+
+// dlaNames are the generated DLA runs gen --dla writes, sorted.
+func dlaNames() []string {
+	return slices.Sorted(maps.Keys(gen.DLAProfiles))
+}
+
+// writeDLA writes the DLA runs named in list (comma-separated, or "all")
+// into out, each as profile_<name>.json.
+func writeDLA(cmd *cobra.Command, out, list string) error {
+	names := strings.Split(list, ",")
+	if list == "all" {
+		names = dlaNames()
+	}
+	for _, n := range names {
+		if _, ok := gen.DLAProfiles[n]; !ok {
+			return cannotRun("no DLA run %q: pass --dla with names from %s, or all", n, strings.Join(dlaNames(), ", "))
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return cannotRun("gen: %v", err)
+	}
+	for _, n := range names {
+		if err := gen.WriteDLAProfile(out, n); err != nil {
+			return cannotRun("gen: %v", err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "profile: %s\n", filepath.Join(out, "profile_"+n+".json"))
+	}
+	return nil
 }

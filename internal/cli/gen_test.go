@@ -35,6 +35,32 @@ func TestGenWritesFolder(t *testing.T) {
 	}
 }
 
+// TestGenDLA: gen --dla writes the named DLA runs (or all of them) as
+// profile-only files that analyze reads as DLA work.
+func TestGenDLA(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := genRun("--dla", "trt7-split,trt8-fallback", "--out", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, n := range []string{"trt7-split", "trt8-fallback"} {
+		p := filepath.Join(dir, "profile_"+n+".json")
+		if _, err := os.Stat(p); err != nil || !strings.Contains(out, p) {
+			t.Errorf("%s: written %v, stdout %q", p, err, out)
+		}
+	}
+	all := t.TempDir()
+	if code, _, errs := genRun("--dla", "all", "--out", all); code != ExitOK {
+		t.Fatalf("--dla all: exit %d, %q", code, errs)
+	}
+	if got, _ := filepath.Glob(filepath.Join(all, "profile_*.json")); len(got) != len(dlaNames()) {
+		t.Errorf("--dla all wrote %d files, want %d", len(got), len(dlaNames()))
+	}
+	if code, _, errs := genRun("--dla", "trt9-dla", "--out", dir); code != ExitCannotRun || !strings.Contains(errs, "trt7-split") {
+		t.Errorf("unknown DLA run: exit %d, %q", code, errs)
+	}
+}
+
 func TestGenErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
