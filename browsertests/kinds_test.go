@@ -314,7 +314,7 @@ func TestProfileOnlyReport(t *testing.T) {
 						ids = append(ids, o.ID)
 					}
 				}
-				if got := eval[[]string](t, p, `Array.from(document.querySelectorAll("#overview-items > li")).map((e) => e.dataset.id)`); len(b.Issues) == 0 && !slices.Equal(got, ids) {
+				if got := eval[[]string](t, p, `Array.from(document.querySelectorAll("#overview-items > li")).map((e) => e.dataset.id)`); !slices.Equal(got, ids) {
 					t.Errorf("overview items on the page %v, the analysis %v", got, ids)
 				}
 				if eval[bool](t, p, `!!document.getElementById("view-tab-graph")`) {
@@ -323,6 +323,7 @@ func TestProfileOnlyReport(t *testing.T) {
 				if got := len(eval[[]int](t, p, `window.__trtperf.rows()`)); got != len(b.Records) {
 					t.Errorf("the table has %d rows, the profile %d records", got, len(b.Records))
 				}
+				checkRecordConversions(t, p, b)
 				// The slowest bar opens its record in the details.
 				bars := eval[int](t, p, `document.querySelectorAll("#pareto .pareto-bar").length`)
 				if bars != min(20, len(b.Records)) {
@@ -343,6 +344,137 @@ func TestProfileOnlyReport(t *testing.T) {
 				}
 			})
 		})
+	}
+	noJSErrors(t, p)
+}
+
+// checkRecordConversions is issue 23 item 2 on a profile_only backend:
+// the records whose tags (guessed from their names) make them conversions
+// (layerfacts.ConversionKind, the command line's set) are the first
+// screen's count and the Conversions tab's rows, each with its kind.
+func checkRecordConversions(t *testing.T, p *page, b *contract.Backend) {
+	t.Helper()
+	want := map[int]string{}
+	for i := range b.Records {
+		r := &b.Records[i]
+		if kind := layerfacts.ConversionKind(r.Tags, r.FusedOps, r.InputTypes, r.OutputTypes, r.Name); kind != "" {
+			want[i] = kind
+		}
+	}
+	got := eval[string](t, p, `(() => { const e = document.getElementById("card-conversions"); return e ? e.dataset.value : "0"; })()`)
+	if got != strconv.Itoa(len(want)) {
+		t.Errorf("first screen counts %s conversions, the records' tags %d", got, len(want))
+	}
+	p.showView(t, "conversions")
+	rows := eval[[]struct {
+		Layer int
+		Kind  string
+	}](t, p, `Array.from(document.querySelectorAll("#conversions tbody tr")).map((r) => ({layer: Number(r.dataset.layer), kind: r.querySelector(".conv-kind").textContent}))`)
+	if len(rows) != len(want) {
+		t.Errorf("the Conversions tab lists %d records, the records' tags %d", len(rows), len(want))
+	}
+	for _, row := range rows {
+		if want[row.Layer] != row.Kind {
+			t.Errorf("conversion row of record %d says %q, the tags %q", row.Layer, row.Kind, want[row.Layer])
+		}
+	}
+	p.showView(t, "table")
+}
+
+// TestDLAProfileReport is issue 23 item 1 on a generated DLA-style
+// profile-only folder (trtperf gen --dla all: TensorRT 7 "{a,b,c}"
+// subgraph and "output reformatter" wait records, TensorRT 8 foreign nodes
+// between "to nvm" / "from nvm" / "copy finish" records): each backend's
+// page shows the layer sum as its headline, the DLA placement item, time
+// by kind guessed from names with the DLA kinds, one row per record, the
+// GPU's reformats (not the DLA's wait records) as conversions, and the
+// findings' "Show N records" highlighting the records they own.
+func TestDLAProfileReport(t *testing.T) {
+	gen := t.TempDir()
+	runGen(t, "--dla", "all", "--out", gen)
+	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, 300*time.Second)
+	convs, owning := 0, 0
+	for bi := range d.Results {
+		b := &d.Results[bi]
+		if b.Validation.AnalysisMode != contract.ModeProfileOnly {
+			t.Fatalf("%s: analysis mode %s, want profile_only", b.Label, b.Validation.AnalysisMode)
+		}
+		t.Run(b.Label, func(t *testing.T) {
+			eachLook(t, p, func(t *testing.T, look string) {
+				p.openBackend(t, fileURL(dir), b.Label)
+				if got := p.attr(t, "#validation", "class"); !strings.Contains(got, "partial-banner") {
+					t.Errorf("validation panel class %q, want the partial (profile only) banner", got)
+				}
+				want, _ := expectedHeadline(b)
+				if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-want) > 1e-9*math.Max(1, want) {
+					t.Errorf("headline %v ms, want %v", got, want)
+				}
+				if got := p.attr(t, "#card-layers", "data-value"); got != strconv.Itoa(b.ProfileCount) {
+					t.Errorf("card counts %s layers, the profile %d", got, b.ProfileCount)
+				}
+				if got := p.textOf(t, "#chart-type"); !strings.Contains(got, "guessed from layer names") || !strings.Contains(got, layerfacts.KindDLATransfer) {
+					t.Errorf("time by kind %q: not guessed from names, or no DLA hand-over kind", got)
+				}
+				if !eval[bool](t, p, `!!document.querySelector('#overview-items [data-id="profile_dla"]')`) {
+					t.Error("the page does not show the DLA placement (overview item profile_dla)")
+				}
+				// Time by placement is the analysis' DLA time (subgraph,
+				// hand-over and wait records), not the "DLA" kind alone.
+				for _, o := range b.Overview {
+					if o.ID != "profile_dla" {
+						continue
+					}
+					bars := eval[[]string](t, p, `Array.from(document.querySelectorAll("#chart-placement .bar-value")).map((e) => e.textContent)`)
+					if want := fmt.Sprintf("%.3f ms", o.Metrics["time_ms"]); len(bars) != 2 || !strings.Contains(bars[0], want) {
+						t.Errorf("time by placement %q, want DLA %s (profile_dla)", bars, want)
+					}
+				}
+				if got := len(eval[[]int](t, p, `window.__trtperf.rows()`)); got != len(b.Records) {
+					t.Errorf("the table has %d rows, the profile %d records", got, len(b.Records))
+				}
+				checkRecordConversions(t, p, b)
+				for _, f := range b.Issues {
+					if len(f.Records) == 0 {
+						continue
+					}
+					p.click(t, fmt.Sprintf(`.finding[data-id=%q] button.show-layers`, f.ID))
+					got := eval[[]int](t, p, `window.__trtperf.rows()`)
+					slices.Sort(got)
+					own := slices.Sorted(slices.Values(f.Records))
+					if !slices.Equal(got, slices.Compact(own)) {
+						t.Errorf("finding %s: the table shows records %v, it owns %v", f.ID, got, own)
+					}
+					p.click(t, "#table-chip button")
+				}
+				checkNoBrokenTokens(t, p, b.Label)
+				if look == "1280x800-light" || look == "1920x1080-dark" {
+					p.screenshot(t, "dla-"+b.Label+"-"+look)
+				}
+			})
+		})
+		for i := range b.Records {
+			r := &b.Records[i]
+			if layerfacts.ConversionKind(r.Tags, r.FusedOps, r.InputTypes, r.OutputTypes, r.Name) != "" {
+				convs++
+				if r.LayerType == layerfacts.KindDLATransfer || r.LayerType == layerfacts.KindDLA {
+					t.Errorf("%s: the DLA record %q counts as a conversion", b.Label, r.Name)
+				}
+			}
+		}
+		for _, f := range b.Issues {
+			if len(f.Records) > 0 {
+				owning++
+			}
+		}
+	}
+	// The folder must exercise what the test checks.
+	if convs == 0 || owning == 0 {
+		t.Errorf("the generated DLA runs hold %d conversion records and %d findings owning records: the checks above did not run", convs, owning)
 	}
 	noJSErrors(t, p)
 }

@@ -5,7 +5,7 @@ import { barChart } from "./charts";
 import { GraphView } from "./graph";
 import { buildModel, distinct, setTactics, type Model } from "./model";
 import { analysisPanel, conversionsView, findingsPanel, isProfileOnly, isTimed, showDetails, validationPanel } from "./panels";
-import { hasLogFacts, latencyPanel, markPareto, paretoPanel, sourcesPanel, topFindingsPanel } from "./overview";
+import { hasLogFacts, latencyPanel, markPareto, owned, paretoPanel, sourcesPanel, topFindingsPanel } from "./overview";
 import { HierarchyView } from "./hierarchy";
 import { latencyView } from "./run";
 import { RooflineView } from "./roofline";
@@ -149,12 +149,15 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
   const columns = loadColumns(idx);
   columns.catch(() => undefined);
   const onFinding = (f: Finding) => {
-    // Findings name layers; the rows of a profile_only backend are records.
+    // Findings own layers, or (profile_only) records: the rows of such a
+    // backend are its records, in profile order.
     const m = current?.m;
-    const set = new Set((f.layers || []).map((l) => (m ? m.rowOf(l) : l)).filter((r) => r >= 0));
-    current?.table?.setHighlight(set, `${set.size} layers of "${f.title}"`);
+    const o = owned(f);
+    const rows = o.what === "record" ? (m && m.records ? o.list : o.list.map(() => -1)) : o.list.map((l) => (m ? m.rowOf(l) : l));
+    const set = new Set(rows.filter((r) => r >= 0));
+    current?.table?.setHighlight(set, `${set.size} ${o.what}s of "${f.title}"`);
     current?.graph?.setHighlight(set);
-    const first = (f.layers || []).map((l) => (m ? m.rowOf(l) : l)).find((r) => r >= 0);
+    const first = rows.find((r) => r >= 0);
     if (first !== undefined) select(first, false);
     document.getElementById("explorer")?.scrollIntoView();
   };
@@ -169,14 +172,18 @@ function showBackend(root: HTMLElement, b: Backend, idx: number): void {
     // The kinds' source: the layer info, or (profile_only) the layer names.
     const guessed = (b.tag_breakdown || []).some((t) => t.name === "type_guessed_from_name");
     charts.appendChild(barChart("chart-type", guessed ? "Time by layer kind (guessed from layer names)" : "Time by layer type", b.type_breakdown || [], true, 6));
-    const dla = (b.type_breakdown || []).find((t) => t.name === "DLA");
+    const dla = (b.overview || []).find((o) => o.id === "profile_dla");
     if (dla) {
-      // Where the layers ran: DLA layers by name, the rest on the GPU.
+      // Where the layers ran, as the analysis reads the DLA records
+      // (profile_dla): the DLA's subgraph records and the GPU's hand-over
+      // and wait records are DLA time (the DLA runs asynchronously; its
+      // time lands on the record that waits for it), the rest the GPU's.
+      const mt = dla.metrics || {};
       const total = (b.type_breakdown || []).reduce((a, t) => a + t.time_ms, 0);
-      const gpuCount = (b.type_breakdown || []).reduce((a, t) => a + (t.name === "DLA" ? 0 : t.count), 0);
-      charts.appendChild(barChart("chart-placement", "Time by placement (from layer names)", [
-        { name: "DLA", count: dla.count, time_ms: dla.time_ms, percentage: dla.percentage },
-        { name: "GPU", count: gpuCount, time_ms: total - dla.time_ms, percentage: Math.max(0, 100 - dla.percentage) },
+      const dlaMs = mt.time_ms || 0;
+      charts.appendChild(barChart("chart-placement", "Time by placement (DLA: its subgraph, hand-over and wait records)", [
+        { name: "DLA", count: mt.dla_layers || 0, time_ms: dlaMs, percentage: total > 0 ? (100 * dlaMs) / total : 0 },
+        { name: "GPU", count: mt.gpu_layers || 0, time_ms: Math.max(0, total - dlaMs), percentage: total > 0 ? Math.max(0, 100 - (100 * dlaMs) / total) : 0 },
       ], true, 2));
     }
     if (!isProfileOnly(b) || (b.precision_breakdown || []).some((p) => p.name !== "unknown")) {

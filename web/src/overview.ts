@@ -126,13 +126,40 @@ export function rankedFindings(b: Backend): PricedFinding[] {
   return (b.issues || []).slice();
 }
 
+/** How a finding's price was made, in words (contract price_basis). */
+export function priceBasisText(basis: string | undefined): string {
+  switch (basis) {
+    case "sibling_measured":
+      return "measured on a sibling backend";
+    case "model":
+      return "cost model";
+    case "estimate_guessed_kinds":
+      return "estimate on measured records, kinds guessed from names";
+  }
+  return basis || "";
+}
+
+/** What a finding owns, as the table's rows show them: its records for a
+ *  profile_only backend (issues[].records), else its layers. */
+export function owned(f: Finding): { what: "layer" | "record"; list: number[] } {
+  if (f.records && f.records.length) return { what: "record", list: f.records };
+  return { what: "layer", list: f.layers || [] };
+}
+
+/** The button that highlights what a finding owns ("Show 7 layers"). */
+export function showOwned(f: Finding, onFinding: (f: Finding) => void): HTMLElement | null {
+  const o = owned(f);
+  const n = new Set(o.list).size;
+  return n ? h("button", { class: "linkish show-layers", text: `Show ${n} ${o.what}${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null;
+}
+
 /** One line saying what a finding is worth. */
 export function worth(f: PricedFinding, lat: Latency): string {
   const r = num(f.recoverable_ms);
   if (r !== null) {
     const range = num(f.recoverable_low_ms) !== null && num(f.recoverable_high_ms) !== null ? ` (${fmtMs(f.recoverable_low_ms!)}–${fmtMs(f.recoverable_high_ms!)})` : "";
     const share = num(f.recoverable_share) ?? (lat.ms ? (100 * r) / lat.ms : null);
-    const basis = f.price_basis === "sibling_measured" ? "measured on a sibling backend" : f.price_basis === "estimate" ? "estimate" : f.price_basis || "";
+    const basis = priceBasisText(f.price_basis);
     return `≈ ${fmtMs(r)} recoverable${range}${share !== null ? ", " + fmtPct(share) + " of the latency" : ""}${basis ? " · " + basis : ""}`;
   }
   return f.share ? `${fmtPct(f.share)} of the layer time at stake (not priced)` : "not priced";
@@ -154,12 +181,11 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   }
   const ol = h("ol", { class: "top-findings" });
   for (const f of list.slice(0, 3)) {
-    const n = new Set(f.layers || []).size;
     ol.appendChild(h("li", { attrs: { "data-id": f.id } },
       h("div", { class: "finding-head" }, h("span", { class: "finding-title", text: f.title }), badge(f.confidence, f.confidence)),
       h("div", { class: "worth", text: worth(f, lat) }),
       f.action || f.next_check ? h("div", { class: "action" }, h("strong", { text: f.action ? "Do: " : "Check: " }), f.action || f.next_check) : null,
-      n ? h("button", { class: "linkish show-layers", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null));
+      showOwned(f, onFinding)));
   }
   sec.appendChild(ol);
   if (list.length > 3) sec.appendChild(h("a", { class: "more", attrs: { href: "#findings" }, text: `All ${list.length} findings and what is already good ↓` }));
@@ -170,7 +196,7 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
 /** The analysis' overview items (where the time goes: context, not
  *  findings), shown when there are no findings, e.g. a profile_only
  *  backend's reformat share and unfused attention read from layer names. */
-function appendOverview(sec: HTMLElement, b: Backend): void {
+export function appendOverview(sec: HTMLElement, b: Backend): void {
   const items = (b.overview || []).filter((o) => o.id !== "minor_items");
   if (!items.length) return;
   sec.appendChild(h("h3", { text: "Where the time goes (context)" }));

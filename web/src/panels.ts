@@ -3,7 +3,7 @@
 import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis, keepTokens } from "./dom";
 import { loadDetails } from "./loader";
 import type { Model } from "./model";
-import { latencyOf, rankedFindings, worth } from "./overview";
+import { appendOverview, latencyOf, rankedFindings, showOwned, worth } from "./overview";
 import type { Analysis, Backend, BackendView, Finding, Layer, Rec, Tensor } from "./types";
 
 export function validationPanel(b: Backend): HTMLElement | null {
@@ -68,7 +68,6 @@ export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTML
   if (!issues.length) sec.appendChild(h("p", { class: "muted", text: "No findings for this backend." }));
   const list = h("ol", { class: "findings" });
   for (const f of issues) {
-    const n = (f.layers || []).length;
     const item = h("li", { class: "finding", attrs: { "data-id": f.id } },
       h("div", { class: "finding-head" },
         h("span", { class: "finding-title", text: f.title }),
@@ -78,10 +77,14 @@ export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTML
       f.action ? h("p", { class: "action" }, h("strong", { text: "Do: " }), f.action) : null,
       evidenceList(f.evidence),
       f.next_check ? h("p", { class: "next" }, h("strong", { text: "Next check: " }), f.next_check) : null,
-      n ? h("button", { class: "linkish show-layers", text: `Show ${n} layer${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null);
+      showOwned(f, onFinding));
     list.appendChild(item);
   }
   sec.appendChild(list);
+  // A profile_only backend's overview items (where the time goes: a DLA
+  // placement, the profiling overhead) are on the first screen only when
+  // it has no findings; with findings they are here.
+  if (issues.length && isProfileOnly(b)) appendOverview(sec, b);
   sec.appendChild(h("h2", { text: "What is already good" }));
   const pos = b.positives || [];
   if (!pos.length) sec.appendChild(h("p", { class: "muted", text: "No positives recorded." }));
@@ -208,12 +211,32 @@ export function conversionsView(view: BackendView, m: Model, onOpen: (layer: num
   const c = view.conversions;
   const box = h("div", { class: "conversions", id: "conversions" });
   if (!c || !c.count) {
-    box.appendChild(h("p", { class: "muted", text: "No reformat, quantize, dequantize or cast layers: tensors flow between layers without format conversions." }));
+    box.appendChild(h("p", { class: "muted", text: m.records ? "No profile record is a reformat, quantize, dequantize or cast by its name (kinds guessed from the names: there is no layer info)."
+      : "No reformat, quantize, dequantize or cast layers: tensors flow between layers without format conversions." }));
+    return box;
+  }
+  const shown = (c.list || []).length < c.count ? ` (first ${fmtInt((c.list || []).length)} shown)` : "";
+  const link = (l: number) => h("button", { class: "linkish mono", text: ellipsis(m.names[l], 60), title: m.names[l], on: { click: () => onOpen(l) } });
+  if (m.records) {
+    // Profile records without layer info: the kind is the analysis' (its
+    // tags, guessed from the record's name); formats and neighbours are
+    // not known.
+    box.appendChild(h("p", { class: "muted", text: `${fmtInt(c.count)} conversion record${c.count === 1 ? "" : "s"}` +
+      (m.timed ? `, ${fmtMs(c.time_ms)} in total` : "") + shown + ": kinds guessed from the record names (no layer info, so their formats and neighbours are unknown). Click a name to open it in the table." }));
+    const rows = h("tbody");
+    for (const cv of c.list || []) {
+      rows.appendChild(h("tr", { attrs: { "data-layer": String(cv.layer) } },
+        h("td", null, link(cv.layer)),
+        h("td", { class: "conv-kind", text: cv.kind }),
+        m.timed ? h("td", { class: "c-num", text: fmtMs(cv.avg_ms, 4) }) : null));
+    }
+    box.appendChild(h("div", { class: "table-scroll" }, h("table", { class: "tensors conv-table conv-records" },
+      h("thead", null, h("tr", null, h("th", { text: "Profile record" }), h("th", { text: "Conversion (guessed)" }), m.timed ? h("th", { text: "Avg" }) : null)), rows)));
+    keepTokens(box);
     return box;
   }
   box.appendChild(h("p", { class: "muted", text: `${fmtInt(c.count)} conversion layer${c.count === 1 ? "" : "s"}` +
-    (m.timed ? `, ${fmtMs(c.time_ms)} in total` : "") + ((c.list || []).length < c.count ? ` (first ${fmtInt((c.list || []).length)} shown)` : "") + ". Click a name to open it in the graph." }));
-  const link = (l: number) => h("button", { class: "linkish mono", text: ellipsis(m.names[l], 60), title: m.names[l], on: { click: () => onOpen(l) } });
+    (m.timed ? `, ${fmtMs(c.time_ms)} in total` : "") + shown + ". Click a name to open it in the graph." }));
   const list = (ls: number[] | null) => {
     const td = h("td");
     (ls || []).slice(0, 4).forEach((l, k) => {
