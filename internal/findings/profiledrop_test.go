@@ -75,6 +75,11 @@ func TestProfileOnlyFirstCause(t *testing.T) {
 				t.Errorf("%s is clean, got %q", key, b.Issues[0].Title)
 			}
 			findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
+			for _, f := range b.Issues {
+				if bound, ok := f.Metrics[findings.MetricSiblingBound]; ok {
+					t.Logf("%s: %s %.4f ms bounded by a faster sibling's %.4f ms", key, f.ID, f.RecoverableMs, bound)
+				}
+			}
 			// A measured GPU time is the prices' reference, as with layer info.
 			if m := b.Timing.Measured; m != nil && m.GPUComputeMs.Median != nil && *m.GPUComputeMs.Median > 0 && (b.Diagnosis == nil || b.Diagnosis.ReferenceSource != findings.RefGPUComputeMedian) {
 				t.Errorf("%s: measured GPU median %v ms, but the prices' reference is %+v", key, *m.GPUComputeMs.Median, b.Diagnosis)

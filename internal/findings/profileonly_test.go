@@ -1,8 +1,10 @@
 package findings
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
@@ -85,4 +87,46 @@ func TestEvaluateProfileOnlyPartialTable(t *testing.T) {
 	}
 	b.Issues, b.Diagnosis = got, diag
 	checkFindings(t, b, got, diag)
+}
+
+// A faster sibling bounds a profile_only Q/DQ placement estimate from
+// above, as it does with layer info, and prices nothing else: the
+// sibling's precision is unknown, so its gain is no sibling_delta.
+func TestProfileOnlySiblingBound(t *testing.T) {
+	var convs []string
+	ms := map[string]float64{}
+	for i := range 8 {
+		n := fmt.Sprintf("/layer%d/conv/Conv", i)
+		convs = append(convs, n)
+		ms[n] = 0.1
+	}
+	own := append([]string{}, convs...)
+	for i := range 4 {
+		n := fmt.Sprintf("/layer%d/add/QuantizeLinear", i)
+		own = append(own, n)
+		ms[n] = 0.1
+	}
+	slower := map[string]float64{} // the sibling's convolutions run 0.1125 ms
+	for _, n := range convs {
+		slower[n] = 0.1125
+	}
+	a, b := profileOnly(ms, own), profileOnly(slower, convs) // 1.2 ms and 0.9 ms
+	for _, x := range []*contract.Backend{a, b} {
+		x.Issues, x.Diagnosis, _ = EvaluateProfileOnly(x)
+	}
+	if len(a.Issues) != 1 || a.Issues[0].ID != "qdq_placement" || !near(a.Issues[0].RecoverableMs, 0.36, 1e-9) {
+		t.Fatalf("before the sibling: %v %+v, want qdq_placement at 0.4 × 0.9 ms", findingIDs(a.Issues), a.Issues)
+	}
+	EvaluateSiblings([]*contract.Backend{a, b}, nil, compare.SameWorkPct)
+	if len(a.Issues) != 1 {
+		t.Fatalf("findings %v, want qdq_placement alone (no sibling_delta)", findingIDs(a.Issues))
+	}
+	f := a.Issues[0]
+	if bound := f.Metrics[MetricSiblingBound]; !near(bound, 0.3, 1e-9) || !near(f.RecoverableMs, 0.3, 1e-9) || !near(f.RecoverableHighMs, 0.3, 1e-9) {
+		t.Errorf("recoverable %v (high %v), bound %v: want both at the sibling's measured 0.3 ms", f.RecoverableMs, f.RecoverableHighMs, bound)
+	}
+	if !near(a.Diagnosis.RecoverableMs, 0.3, 1e-9) {
+		t.Errorf("diagnosis recoverable %v, want 0.3 ms", a.Diagnosis.RecoverableMs)
+	}
+	checkFindings(t, a, a.Issues, a.Diagnosis)
 }

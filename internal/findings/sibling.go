@@ -37,12 +37,31 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 	k := newKin(kin)
 	// A profile_only backend's findings are priced on guessed kinds and
 	// its precisions are unknown: whether a faster sibling's gain is a fix
-	// or an accuracy trade-off cannot be told, so it neither takes nor
-	// gives a sibling price (compare states the measured difference).
-	var priced []*contract.Backend
+	// or an accuracy trade-off cannot be told, so it takes no sibling price
+	// and gives none (compare states the measured difference). A faster
+	// sibling still bounds its Q/DQ placement estimate from above, as it
+	// does with layer info.
+	var priced, guessed []*contract.Backend
 	for _, b := range bs {
-		if b.Validation.AnalysisMode != contract.ModeProfileOnly {
+		if b.Validation.AnalysisMode == contract.ModeProfileOnly {
+			guessed = append(guessed, b)
+		} else {
 			priced = append(priced, b)
+		}
+	}
+	for _, b := range guessed {
+		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
+			continue
+		}
+		if s, ok := bestSibling(b, bs, k); ok {
+			say, delta := siblingGain(b, s)
+			for i := range b.Issues {
+				if f := &b.Issues[i]; f.ID == "qdq_placement" {
+					boundBySibling(f, say, delta, b.Diagnosis.ReferenceMs)
+				}
+			}
+			rank(b.Issues)
+			resum(b)
 		}
 	}
 	bs = priced
@@ -175,14 +194,37 @@ func pairOf(cmp *contract.Comparison, a, b string) *contract.ComparisonPair {
 	return nil
 }
 
-func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair) {
-	d := b.Diagnosis
+// siblingGain says how much faster the sibling is and gives the
+// difference on this backend's reference (ms).
+func siblingGain(b *contract.Backend, s sibling) (say string, delta float64) {
 	gain := (s.mine - s.their) / s.mine
-	delta := gain * d.ReferenceMs
-	say := fmt.Sprintf("The %q build in this folder takes %.4f ms vs %.4f ms here (%s): %.0f%% faster.", s.b.Label, s.their, s.mine, s.measure, gain*100)
+	say = fmt.Sprintf("The %q build in this folder takes %.4f ms vs %.4f ms here (%s): %.0f%% faster.", s.b.Label, s.their, s.mine, s.measure, gain*100)
 	if s.cross {
 		say += " The two profiles come from different profilers, so only a difference this large counts."
 	}
+	return say, gain * b.Diagnosis.ReferenceMs
+}
+
+// boundBySibling bounds a root cause's price by a faster sibling's
+// measured difference: a measured sibling shows how far its fix can go,
+// so the estimate is quoted beside it, the range reaches it and none of
+// it exceeds it (rules.go: the sibling bounds it from above).
+func boundBySibling(f *contract.Finding, say string, delta, ref float64) {
+	f.Evidence = append(f.Evidence, fmt.Sprintf("%s This estimate: %.4f ms (%.1f%%).", say, f.RecoverableMs, f.RecoverableShare))
+	bound := round(min(ref, delta), 6)
+	f.Metrics[MetricSiblingBound] = bound
+	if f.RecoverableMs > bound {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("The estimate is capped at the sibling's measured difference, %.4f ms.", bound))
+	}
+	f.RecoverableLowMs, f.RecoverableMs = min(f.RecoverableLowMs, bound), min(f.RecoverableMs, bound)
+	f.RecoverableHighMs = bound
+	reshare(f, ref)
+}
+
+func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair) {
+	d := b.Diagnosis
+	gain := (s.mine - s.their) / s.mine
+	say, delta := siblingGain(b, s)
 	for i := range b.Issues {
 		f := &b.Issues[i]
 		if f.ID == "fp32_engine" && half(s.b) {
@@ -209,19 +251,8 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 			explained += f.RecoverableMs
 			slack += f.RecoverableHighMs - f.RecoverableMs
 		}
-		// A measured sibling shows how far a root cause's fix can go: the
-		// estimate is quoted beside it, the range reaches it and none of
-		// it exceeds it (rules.go: the sibling bounds it from above).
 		if f := &b.Issues[i]; f.ID == "qdq_placement" {
-			f.Evidence = append(f.Evidence, fmt.Sprintf("%s This estimate: %.4f ms (%.1f%%).", say, f.RecoverableMs, f.RecoverableShare))
-			bound := round(min(d.ReferenceMs, delta), 6)
-			f.Metrics[MetricSiblingBound] = bound
-			if f.RecoverableMs > bound {
-				f.Evidence = append(f.Evidence, fmt.Sprintf("The estimate is capped at the sibling's measured difference, %.4f ms.", bound))
-			}
-			f.RecoverableLowMs, f.RecoverableMs = min(f.RecoverableLowMs, bound), min(f.RecoverableMs, bound)
-			f.RecoverableHighMs = bound
-			reshare(f, d.ReferenceMs)
+			boundBySibling(f, say, delta, d.ReferenceMs)
 		}
 	}
 	rest := delta - explained
