@@ -43,6 +43,12 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	if in.LayerInfoLog != "" {
 		b.LayerPath = in.LayerInfoLog
 	}
+	if in.ProfileLog != "" && in.LayerInfo != nil && len(in.LayerInfo.Layers) > 0 {
+		// A log of several tables and layer info of one engine: as for a
+		// profile of several runs, analyse the table whose layer names
+		// are the layer info's (load gives the first).
+		pickLogTable(&in)
+	}
 	out := newBackend(b)
 	var msgs messages
 	logSourceMessages(b, in, &msgs)

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
@@ -28,7 +29,7 @@ func logSourceMessages(b discover.Backend, in inputs.Backend, msgs *messages) {
 			text += "; the table may be partial: " + strings.Join(t.Partial, "; ") + "; shares and rankings below are of the rows read"
 		}
 		if n := tablesIn(in, in.ProfileLog); n > 1 {
-			text += fmt.Sprintf("; the log holds %d tables (one run each), the first is analysed", n)
+			text += fmt.Sprintf("; the log holds %d tables (one run each): %s is analysed, the runs table lists them all", n, tableChoice(in))
 		}
 		if len(t.Partial) > 0 {
 			msgs.warning(CodeProfileFromLog, text)
@@ -188,4 +189,59 @@ func markLogRun(rows []contract.RunRow, in inputs.Backend) {
 		rows[in.ProfileRun-1].Analysed = true
 		return
 	}
+}
+
+// logTables are the per-layer tables of one log with the 1-based run each
+// belongs to, in log order.
+func logTables(in inputs.Backend, path string) (tables []*engine.ProfileTable, runs []int) {
+	for _, c := range in.Logs {
+		if c.Path != path || c.Err != nil {
+			continue
+		}
+		for k := range c.Runs {
+			r := &c.Runs[k]
+			if r.Log == nil {
+				continue
+			}
+			for i := range r.Log.Tables {
+				if len(r.Log.Tables[i].Profile.Records) > 0 {
+					tables, runs = append(tables, &r.Log.Tables[i]), append(runs, k+1)
+				}
+			}
+		}
+	}
+	return tables, runs
+}
+
+// pickLogTable makes a backend's profile the table of its log whose layer
+// names match the most of its layer info's (the first on a tie), as
+// matchingRun does for a profile of several runs.
+func pickLogTable(in *inputs.Backend) {
+	tables, runs := logTables(*in, in.ProfileLog)
+	if len(tables) < 2 {
+		return
+	}
+	profs := make([]*engine.Profile, len(tables))
+	for i, t := range tables {
+		profs[i] = &t.Profile
+	}
+	if k, n := matchingRun(profs, in.LayerInfo.Layers); n > 0 {
+		in.Profile, in.ProfileTable, in.ProfileRun = profs[k-1], tables[k-1], runs[k-1]
+	}
+}
+
+// tableChoice says which table of a log of several is the profile.
+func tableChoice(in inputs.Backend) string {
+	tables, _ := logTables(in, in.ProfileLog)
+	k := slices.Index(tables, in.ProfileTable) + 1
+	if in.LayerInfo != nil && len(in.LayerInfo.Layers) > 0 {
+		profs := make([]*engine.Profile, len(tables))
+		for i, t := range tables {
+			profs[i] = &t.Profile
+		}
+		if _, n := matchingRun(profs, in.LayerInfo.Layers); n > 0 {
+			return fmt.Sprintf("table %d (lines %d-%d), whose layer names match %d of the layer info's %d,", k, in.ProfileTable.Line, in.ProfileTable.EndLine, n, len(in.LayerInfo.Layers))
+		}
+	}
+	return fmt.Sprintf("table %d (lines %d-%d; without layer info the first)", k, in.ProfileTable.Line, in.ProfileTable.EndLine)
 }
