@@ -303,7 +303,8 @@ func scan(dir string) (*Scope, []string, error) {
 	for _, g := range conv {
 		groups = append(groups, g)
 	}
-	groups = append(groups, byContent(dir, others, kinds, hints, descs, conv, sc)...)
+	var orphans []orphan
+	groups = append(groups, byContent(dir, others, kinds, hints, descs, conv, sc, &orphans)...)
 
 	for _, g := range groups {
 		if g.latency != "" {
@@ -320,8 +321,9 @@ func scan(dir string) (*Scope, []string, error) {
 			}
 		}
 	}
-	attachTimes(dir, timesFiles, groups, sc)
+	attachTimes(dir, timesFiles, groups, sc, &orphans)
 	attachMeta(dir, metas, metaLabels, groups, sc)
+	adopt(orphans, groups, sc)
 	groups = append(groups, attachLogs(dir, logs, groups, sc)...)
 
 	for _, g := range groups {
@@ -346,7 +348,7 @@ func scan(dir string) (*Scope, []string, error) {
 // byContent groups dumps with unconventional names (sniffed already:
 // kinds) by stem (see the package comment). Configs and metadata are
 // recorded too.
-func byContent(dir string, names []string, kinds map[string]dump.Kind, hints, descs map[string]string, conv map[string]*group, sc *Scope) []*group {
+func byContent(dir string, names []string, kinds map[string]dump.Kind, hints, descs map[string]string, conv map[string]*group, sc *Scope, orphans *[]orphan) []*group {
 	stems := map[string]*group{}
 	var order []string
 	var metaByStem = map[string][]string{}
@@ -409,7 +411,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints, de
 	for _, key := range order {
 		g := stems[key]
 		if g.layer == "" && g.profile == "" && g.latency == "" {
-			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: %s, with no layer info or profile of stem %q to belong to", filepath.Base(g.times), descs[filepath.Base(g.times)], g.stemName))
+			*orphans = append(*orphans, orphan{path: g.times, times: true, why: fmt.Sprintf("%s: %s, with no layer info or profile of stem %q to belong to", filepath.Base(g.times), descs[filepath.Base(g.times)], g.stemName)})
 			continue
 		}
 		g.label = uniqueLabel(taken, labelOfStem(g.stemName), g.stemName)
@@ -423,7 +425,7 @@ func byContent(dir string, names []string, kinds map[string]dump.Kind, hints, de
 	}
 	for _, paths := range metaByStem {
 		for _, p := range paths {
-			sc.Ignored = append(sc.Ignored, filepath.Base(p)+": "+descs[filepath.Base(p)]+", with no dump of the same stem to belong to")
+			*orphans = append(*orphans, orphan{path: p, why: filepath.Base(p) + ": " + descs[filepath.Base(p)] + ", with no dump of the same stem to belong to"})
 		}
 	}
 	return out
@@ -450,7 +452,7 @@ func uniqueLabel(taken map[string]bool, label, fallback string) string {
 }
 
 // attachTimes gives times_<label>.json to the backend of that label.
-func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
+func attachTimes(dir string, files []string, groups []*group, sc *Scope, orphans *[]orphan) {
 	for _, name := range files {
 		_, label := conventional(name)
 		if label == "" {
@@ -458,6 +460,9 @@ func attachTimes(dir string, files []string, groups []*group, sc *Scope) {
 		}
 		g := findGroup(groups, label)
 		switch {
+		case g == nil && label == defaultLabel:
+			// times.json names no label: the only backend's, if one.
+			*orphans = append(*orphans, orphan{path: filepath.Join(dir, name), times: true, why: fmt.Sprintf("%s: trtexec --exportTimes records, with no layer info or profile with label %q to belong to", name, label)})
 		case g == nil:
 			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s: trtexec --exportTimes records, with no layer info or profile with label %q to belong to", name, label))
 		case g.times != "":
@@ -517,6 +522,45 @@ func attachMeta(dir string, files []string, labels map[string]string, groups []*
 	}
 	for _, g := range groups {
 		slices.Sort(g.meta)
+	}
+}
+
+// orphan is a metadata or --exportTimes file whose name names no label
+// (run_summary.json, times.json) and whose stem is no backend's; why says
+// so, for when it stays unused. A file whose name names a label that has
+// no backend (times_zz.json) is no orphan: its name says whose it is.
+type orphan struct {
+	path  string
+	times bool
+	why   string
+}
+
+// adopt gives orphans to the only backend of the folder (a folder of one
+// engine's files: run_summary.json beside model.json), as logs are given;
+// with several backends nothing says whose they are, and they are not
+// used.
+func adopt(orphans []orphan, groups []*group, sc *Scope) {
+	var live []*group
+	for _, g := range groups {
+		if g.layer != "" || g.profile != "" || g.latency != "" {
+			live = append(live, g)
+		}
+	}
+	for _, o := range orphans {
+		name := filepath.Base(o.path)
+		switch {
+		case len(live) != 1:
+			sc.Ignored = append(sc.Ignored, o.why)
+		case o.times && live[0].times != "":
+			sc.Ignored = append(sc.Ignored, fmt.Sprintf("%s (its only backend %q has times %s)", o.why, live[0].label, filepath.Base(live[0].times)))
+		case o.times:
+			live[0].times = o.path
+			live[0].notes = append(live[0].notes, name+" (trtexec --exportTimes) belongs to the only backend of the folder")
+		default:
+			live[0].meta = append(live[0].meta, o.path)
+			slices.Sort(live[0].meta)
+			live[0].notes = append(live[0].notes, name+" (metadata) belongs to the only backend of the folder")
+		}
 	}
 }
 

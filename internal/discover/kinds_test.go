@@ -204,3 +204,25 @@ func TestNonDumpsNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyBackendAdoptsCompanions: metadata and times whose names name no
+// label and share no backend's stem belong to the only backend of the
+// folder; beside two backends nothing says whose they are.
+func TestOnlyBackendAdoptsCompanions(t *testing.T) {
+	one := map[string]string{"model.json": layerJSON, "model_timing.csv": "Layer,Avg (us)\nconv,120\nfc,40\n", "run_summary.json": metaJSON, "times.json": timesJSON}
+	sc, err := Folder(folder(t, one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := briefs(sc); !slices.Equal(got, []string{"model model.json|model_timing.csv|times.json|run_summary.json"}) || len(sc.Ignored) != 0 {
+		t.Errorf("backends %q, ignored %q", got, sc.Ignored)
+	}
+	two := map[string]string{"layers_a.json": layerJSON, "layers_b.json": layerJSON, "run_summary.json": metaJSON, "times.json": timesJSON}
+	sc, err = Folder(folder(t, two))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasIgnored(sc, "run_summary.json", "no dump of the same stem") || !hasIgnored(sc, "times.json", "--exportTimes records") {
+		t.Errorf("backends %q, ignored %q", briefs(sc), sc.Ignored)
+	}
+}
