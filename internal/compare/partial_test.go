@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/costmodel"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -113,3 +114,26 @@ func TestComparePlacements(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// Two builds predicted for the same assumed GPU share its error: each
+// side's noise is the model's error on a known GPU, not the wider band of
+// an assumed one; predictions for different GPUs keep their own bands.
+func TestPredictedNoiseOnOneAssumedGPU(t *testing.T) {
+	net := []lay{{name: "Conv_0 + Relu_1", ms: 1, typ: "Convolution", prec: "FP16"}, {name: "Gemm_5", ms: 0.3, typ: "Gemm", prec: "FP16"}}
+	slow := []lay{{name: "Conv_0 + Relu_1", ms: 1.5, typ: "Convolution", prec: "FP16"}, {name: "Gemm_5", ms: 0.3, typ: "Gemm", prec: "FP16"}}
+	assumed := func(b *contract.Backend, device, source string, errPct float64) *contract.Backend {
+		b.Prediction.Device, b.Prediction.DeviceSource, b.Prediction.ErrorPct = device, source, errPct
+		return b
+	}
+	p := pair(t, assumed(layerOnly("a", net...), "NVIDIA A10G", contract.PredictionDeviceDefault, 35), assumed(layerOnly("b", slow...), "NVIDIA A10G", contract.PredictionDeviceDefault, 35))
+	if p.Noise.APct != costmodel.ErrorPct || p.Noise.BPct != costmodel.ErrorPct || !strings.Contains(strings.Join(p.Noise.Basis, " "), "same assumed NVIDIA A10G") {
+		t.Errorf("same assumed GPU: noise %+v, want %g %% a side", p.Noise, costmodel.ErrorPct)
+	}
+	if p.Verdict != contract.VerdictBSlower {
+		t.Errorf("a 38 %% slower prediction on one assumed GPU is %s, want b_slower", p.Verdict)
+	}
+	p = pair(t, assumed(layerOnly("a", net...), "NVIDIA A10G", contract.PredictionDeviceDefault, 35), assumed(layerOnly("b", slow...), "Tesla T4", contract.PredictionDeviceOwn, 8))
+	if p.Noise.APct != 35 || p.Noise.BPct != 8 {
+		t.Errorf("different GPUs: noise %+v, want each side's band (35, 8)", p.Noise)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/costmodel"
 	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
@@ -29,9 +30,9 @@ const (
 func noise(a, b Side, p *contract.ComparisonPair) contract.Noise {
 	n := contract.Noise{Basis: []string{}}
 	var basis string
-	n.APct, basis = sideNoise(a, p.Measure)
+	n.APct, basis = sideNoise(a, b, p.Measure)
 	n.Basis = append(n.Basis, basis)
-	n.BPct, basis = sideNoise(b, p.Measure)
+	n.BPct, basis = sideNoise(b, a, p.Measure)
 	n.Basis = append(n.Basis, basis)
 	n.APct, n.BPct = round2(n.APct), round2(n.BPct)
 	n.Pct = round2(math.Hypot(n.APct, n.BPct))
@@ -39,9 +40,16 @@ func noise(a, b Side, p *contract.ComparisonPair) contract.Noise {
 	return n
 }
 
-func sideNoise(s Side, measure string) (float64, string) {
+func sideNoise(s, other Side, measure string) (float64, string) {
 	b := s.Backend
 	if measure == contract.MeasurePredicted {
+		if o := other.Backend.Prediction; b.Prediction.DeviceSource == contract.PredictionDeviceDefault && o != nil && o.Device == b.Prediction.Device {
+			// Both sides are predicted for the same assumed GPU: how far
+			// its bandwidth, peaks and floor are from the real GPU's moves
+			// both alike, so each side's error is the model's on a GPU it
+			// knows.
+			return costmodel.ErrorPct, fmt.Sprintf("%s: the cost model's median error on a known GPU, %.0f %% (both sides are predicted for the same assumed %s, which moves them alike)", s.Name, costmodel.ErrorPct, b.Prediction.Device)
+		}
 		return b.Prediction.ErrorPct, fmt.Sprintf("%s: the cost model's median error, %.0f %%", s.Name, b.Prediction.ErrorPct)
 	}
 	if measure != contract.MeasureLayerSum {
