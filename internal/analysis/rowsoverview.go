@@ -3,9 +3,11 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trtperf/trtperf/internal/compare"
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // OverviewRowsCompared is the overview item of a backend whose partial
@@ -21,6 +23,16 @@ func rowsOverview(results []contract.Backend, rcs []contract.RowComparison) {
 	idx := map[string]int{}
 	for i := range results {
 		idx[results[i].Label] = i
+	}
+	compared := map[string]bool{}
+	for _, rc := range rcs {
+		compared[rc.A], compared[rc.B] = true, true
+	}
+	for i := range results {
+		if item, ok := noSharedRows(results, i, compared); ok {
+			// Last: it says what cannot be compared, not where time goes.
+			results[i].Overview = append(results[i].Overview, item)
+		}
 	}
 	for _, rc := range rcs {
 		for _, self := range []string{rc.A, rc.B} {
@@ -103,4 +115,45 @@ func insertDescriptive(ov []contract.OverviewItem, item contract.OverviewItem) [
 		}
 	}
 	return slices.Insert(ov, at, item)
+}
+
+// noSharedRows is the item of a partial table whose rows could be compared
+// with other tables' (contract.WhyNoRowComparison) but share no name and no
+// operation with any of them: what is missing to compare it.
+func noSharedRows(results []contract.Backend, i int, compared map[string]bool) (contract.OverviewItem, bool) {
+	b := &results[i]
+	if compared[b.Label] || contract.WhyNotComparable(b) == "" {
+		return contract.OverviewItem{}, false
+	}
+	var others []string
+	for j := range results {
+		if j != i && contract.WhyNoRowComparison(b, &results[j]) == "" {
+			others = append(others, results[j].Label)
+		}
+	}
+	if len(others) == 0 {
+		return contract.OverviewItem{}, false
+	}
+	var rows, ops []string
+	for _, r := range b.Records {
+		if r.AvgMs > 0 && len(rows) < 3 {
+			rows = append(rows, shortName(r.Name))
+			for _, w := range layerfacts.OpWords(r.Name) {
+				if !slices.Contains(ops, w) && len(ops) < 4 {
+					ops = append(ops, w)
+				}
+			}
+		}
+	}
+	named := "no operation word"
+	if len(ops) > 0 {
+		named = "operations " + strings.Join(ops, ", ")
+	}
+	return contract.OverviewItem{ID: OverviewRowsCompared,
+		Title: fmt.Sprintf("This partial table shares no row with %s's — its rows (%s) name %s, none of which one row of the other tables names", strings.Join(others, "'s or "), strings.Join(rows, ", "), named),
+		Evidence: []string{
+			"A pasted table holds part of its engine, so it compares with another only on the rows both hold: the same layer name, or the one row of each naming an operation. " + contract.WhyNotComparable(b) + ".",
+			"A fused or decomposed kernel may do the same work under other names (a Myelin kernel named after its first ops); the whole per-layer tables of both builds, with their layer information (--profilingVerbosity=detailed --exportLayerInfo), would align them by source ops.",
+		},
+		Metrics: map[string]float64{"shared_rows": 0}, Layers: []int{}}, true
 }
