@@ -181,7 +181,7 @@ func (p *page) elementShot(tb testing.TB, sel, name string) {
 // screenshots are saved as artifacts.
 func TestCorpusFirstScreen(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
-	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16"}
+	cases := []string{"trex-mobilenetv2-qat-titanrtx", "trex-resnet18-a100-fp32-fp16", "controlnet-sd15-trt86-fp16", "kalfazed-vgg16-fp32-rtx3080-trt85"}
 	dirs, data := packageCorpus(t, root, cases)
 	// The same folder packaged with --full-paths shows the whole path.
 	abs, err := filepath.Abs(filepath.Join(root, cases[0]))
@@ -246,6 +246,7 @@ func checkFirstScreenExtras(t *testing.T, p *page, b *contract.Backend, base, pa
 	}
 	checkWhatElseWasChecked(t, p, b, at)
 	checkTensorRTVersion(t, p, b, at)
+	checkModelDevice(t, p, b, at)
 	ai := p.box(t, "#analysis", false)
 	if !ai.Found || ai.Height > 56 || !strings.HasPrefix(p.textOf(t, "#analysis-none"), "No AI analysis") {
 		t.Errorf("%s: without analyze.md the AI panel should be one line; it is %.0f px high: %q", at, ai.Height, p.textOf(t, "#analysis"))
@@ -285,6 +286,37 @@ func checkTensorRTVersion(t *testing.T, p *page, b *contract.Backend, at string)
 		if title := p.attr(t, "#run-trt", "title"); !strings.Contains(title, r.Evidence[0]) {
 			t.Errorf("%s: the TensorRT range's hover text %q does not give its evidence %q", at, title, r.Evidence[0])
 		}
+	}
+}
+
+// checkModelDevice: a finding the cost model priced names the GPU it was
+// priced for on its price line, in both findings lists; when no file names
+// the GPU (prediction.device_source default_class) the first such finding
+// says the GPU is a default the model assumed and how to name the real
+// one, as summary does.
+func checkModelDevice(t *testing.T, p *page, b *contract.Backend, at string) {
+	t.Helper()
+	first := true
+	for k, f := range b.Issues {
+		if f.PriceBasis != "model" || b.Prediction == nil {
+			continue
+		}
+		dev := b.Prediction.Device
+		for _, list := range []string{"#top-findings", "#findings"} {
+			if list == "#top-findings" && k >= 3 {
+				continue
+			}
+			li := fmt.Sprintf(`%s li[data-id=%q]`, list, f.ID)
+			if got := p.textOf(t, li+" .worth"); !strings.Contains(got, "cost model for "+dev) {
+				t.Errorf("%s: %s: the model price of %s does not name its GPU %s: %q", at, list, f.ID, dev, got)
+			}
+			note := eval[string](t, p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.textContent : ""; })()`, li+" .device-note"))
+			wantNote := first && b.Prediction.DeviceSource == contract.PredictionDeviceDefault
+			if wantNote != (note != "") || wantNote && (!strings.Contains(note, dev) || !strings.Contains(note, "DEFAULT") || !strings.Contains(note, "--gpu")) {
+				t.Errorf("%s: %s: finding %s's device note %q (want one: %v)", at, list, f.ID, note, wantNote)
+			}
+		}
+		first = false
 	}
 }
 

@@ -153,13 +153,28 @@ export function showOwned(f: Finding, onFinding: (f: Finding) => void): HTMLElem
   return n ? h("button", { class: "linkish show-layers", text: `Show ${n} ${o.what}${n === 1 ? "" : "s"}`, on: { click: () => onFinding(f) } }) : null;
 }
 
+/** At the first model-priced finding of a backend whose files name no
+ *  GPU (prediction.device_source default_class), the note that the cost
+ *  model priced it for a default GPU it assumed, as summary says it; ""
+ *  otherwise. The price line itself names the GPU of every model price. */
+export function modelDeviceNote(f: Finding, b: Backend): string {
+  const p = b.prediction;
+  // Said once, at the first model-priced finding, as summary does.
+  if (f.price_basis !== "model" || !p || !p.device || (b.issues || []).find((x) => x.price_basis === "model") !== f) return "";
+  if (p.device_source === "default_class") {
+    return `the cost model priced this for ${p.device}, a DEFAULT it assumed: no file names the GPU, and the price follows the GPU's bandwidth and peaks; name the GPU the engines ran on (trtperf analyze --gpu NAME) to price them for it`;
+  }
+  return "";
+}
+
 /** One line saying what a finding is worth. */
-export function worth(f: PricedFinding, lat: Latency): string {
+export function worth(f: PricedFinding, lat: Latency, b?: Backend): string {
   const r = num(f.recoverable_ms);
   if (r !== null) {
     const range = num(f.recoverable_low_ms) !== null && num(f.recoverable_high_ms) !== null ? ` (${fmtMs(f.recoverable_low_ms!)}–${fmtMs(f.recoverable_high_ms!)})` : "";
     const share = num(f.recoverable_share) ?? (lat.ms ? (100 * r) / lat.ms : null);
-    const basis = priceBasisText(f.price_basis);
+    const p = b && b.prediction;
+    const basis = priceBasisText(f.price_basis) + (f.price_basis === "model" && p && p.device ? ` for ${p.device}${p.device_source === "default_class" ? " (assumed)" : ""}` : "");
     return `≈ ${fmtMs(r)} recoverable${range}${share !== null ? ", " + fmtPct(share) + " of the latency" : ""}${basis ? " · " + basis : ""}`;
   }
   return f.share ? `${fmtPct(f.share)} of the layer time at stake (not priced)` : "not priced";
@@ -183,7 +198,8 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
   for (const f of list.slice(0, 3)) {
     ol.appendChild(h("li", { attrs: { "data-id": f.id } },
       h("div", { class: "finding-head" }, h("span", { class: "finding-title", text: f.title }), badge(f.confidence, f.confidence)),
-      h("div", { class: "worth", text: worth(f, lat) }),
+      h("div", { class: "worth", text: worth(f, lat, b) }),
+      modelDeviceNote(f, b) ? h("div", { class: "device-note", text: modelDeviceNote(f, b) }) : null,
       f.action || f.next_check ? h("div", { class: "action" }, h("strong", { text: f.action ? "Do: " : "Check: " }), f.action || f.next_check) : null,
       showOwned(f, onFinding)));
   }

@@ -3,7 +3,7 @@
 import { h, badge, clear, fmtInt, fmtMs, fmtPct, ellipsis, keepTokens } from "./dom";
 import { loadDetails } from "./loader";
 import type { Model } from "./model";
-import { appendOverview, latencyOf, rankedFindings, showOwned, worth } from "./overview";
+import { appendOverview, latencyOf, modelDeviceNote, rankedFindings, showOwned, worth } from "./overview";
 import type { Analysis, Backend, BackendView, Finding, Layer, Rec, Tensor } from "./types";
 
 export function validationPanel(b: Backend): HTMLElement | null {
@@ -73,7 +73,8 @@ export function findingsPanel(b: Backend, onFinding: (f: Finding) => void): HTML
         h("span", { class: "finding-title", text: f.title }),
         badge(f.confidence + " confidence", f.confidence),
         h("span", { class: "score", text: `score ${f.score.toFixed(2)}`, title: "recoverable share of the latency × certainty" })),
-      h("div", { class: "worth", text: worth(f, lat) }),
+      h("div", { class: "worth", text: worth(f, lat, b) }),
+      modelDeviceNote(f, b) ? h("p", { class: "device-note", text: modelDeviceNote(f, b) }) : null,
       f.action ? h("p", { class: "action" }, h("strong", { text: "Do: " }), f.action) : null,
       evidenceList(f.evidence),
       f.next_check ? h("p", { class: "next" }, h("strong", { text: "Next check: " }), f.next_check) : null,
