@@ -22,8 +22,8 @@ import (
 
 // userShapes write a trtexec profile's per-layer times as a user's own
 // profiler would: each shape of issue 21 item 10 (name → ms, name → µs
-// under a wrapper, name → samples, records with units in their keys, CSV
-// with quoted names and a total row, TSV in ns). Generated at test time
+// under a wrapper, name → samples, records with units in their keys,
+// pandas' columns, CSV with quoted names and a total row, TSV in ns). Generated at test time
 // from the corpus profile, never stored.
 var userShapes = []struct {
 	name, file string
@@ -88,6 +88,19 @@ var userShapes = []struct {
 		}
 		b, _ := json.Marshal(rows)
 		return b
+	}},
+	{"pandas columns", "engine_timings.json", func(recs []engine.ProfileRecord) []byte {
+		// DataFrame.to_json's default orient: column → row number → value.
+		var name, avg strings.Builder
+		for i, r := range recs {
+			if i > 0 {
+				name.WriteString(", ")
+				avg.WriteString(", ")
+			}
+			fmt.Fprintf(&name, `"%d": %s`, i, jsonString(r.Name))
+			fmt.Fprintf(&avg, `"%d": %s`, i, num(r.AverageMs))
+		}
+		return []byte(`{"layer": {` + name.String() + `}, "mean_ms": {` + avg.String() + `}}`)
 	}},
 	{"csv", "engine_timing.csv", func(recs []engine.ProfileRecord) []byte {
 		var b strings.Builder

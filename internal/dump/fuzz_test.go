@@ -75,6 +75,7 @@ func FuzzParseProfile(f *testing.F) {
 		`{"conv1": 0.12, "fc": 0.5, "Total": 0.62}`,
 		`{"unit": "us", "iterations": 10, "layers": {"a": [100, 300], "b": {"mean_us": 5e307, "median_us": 4}}}`,
 		`{"layer_times_ns": [{"name": "a", "times": [1, 2]}, {"name": "b", "total": 3, "calls": 2}]}`,
+		`{"name": {"0": "a", "1": "b"}, "avg_us": {"0": 1, "1": 2.5}, "calls": {"0": 3, "1": 3}}`,
 		`{"batch": 1, "workspace": 4096}`,
 		`[{"Layer": "a", "Time (us)": 12.5, "Time %": 40}, {"Layer": "b", "Time (us)": 1e308}]`,
 		"layer,avg_us\nconv1,120\n\"fc, x\",1e3\nTotal,1120\n",
@@ -123,7 +124,10 @@ func FuzzSniff(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = Sniff(data).String()
+		k := Sniff(data)
+		if Describe(data, k) == "" {
+			t.Fatalf("no description of %q (%v)", data, k)
+		}
 	})
 }
 

@@ -120,7 +120,42 @@ func sniffTimeTable(head []byte) Kind {
 			return k
 		}
 	}
+	if columnsHead(head) {
+		return KindTimeTable
+	}
 	return KindUnknown
+}
+
+// columnsHead reports whether a cut head starts a table stored by column
+// whose first column fills the head (a long "name" column of pandas'
+// to_json): an object whose keys so far are all fields (name, time,
+// count columns) and whose first value is an object of rows.
+func columnsHead(head []byte) (ok bool) {
+	keys := rootKeys(head)
+	if len(keys) == 0 {
+		return false
+	}
+	for _, k := range keys {
+		if !vocabularyOnly(k) || timeField(k).stat == fieldOther {
+			return false
+		}
+	}
+	s := newScanner(head)
+	s.skipBOM()
+	if s.peek() != '{' {
+		return false
+	}
+	s.pos++
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isScan := r.(scanError); !isScan {
+				panic(r)
+			}
+			ok = false // the head ends inside the first key
+		}
+	}()
+	s.key()
+	return s.peek() == '{'
 }
 
 func timeTableKind(p *engine.Profile, err error) Kind {

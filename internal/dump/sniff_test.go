@@ -37,6 +37,8 @@ func TestSniff(t *testing.T) {
 		{`[{"name": "a", "time_us": 12.5}, {"name": "b", "time_us": 3}]`, KindTimeTable},
 		{`{"unit": "us", "layers": {"a": 1, "b": 2}}`, KindTimeTable},
 		{`{"conv1": {"avg_ms": 0.12}, "fc": {"avg_ms": 0.5}}`, KindTimeTable},
+		{`{"avg_ms": {"conv1": 0.12, "fc": 0.05}, "median_ms": {"conv1": 0.11, "fc": 0.05}}`, KindTimeTable},
+		{`{"case-a": {"fp16": {"count": 10}}, "case-b": {"int8": {"count": 5}}}`, KindUnknown},
 	}
 	for _, tc := range tests {
 		if got := Sniff([]byte(tc.src)); got != tc.want {
@@ -64,6 +66,7 @@ func TestSniffLongTables(t *testing.T) {
 		}, KindTimeTable},
 		{"wrapped samples", `{"unit": "us", "layers": {`, "}}", func(i int) string { return fmt.Sprintf(`"l%d": [%d, %d.5, 3]`, i, i, i) }, KindTimeTable},
 		{"settings", "{", "}", func(i int) string { return fmt.Sprintf(`"batch_%d": %d`, i, i) }, KindUnknown},
+		{"pandas name column first", `{"layer": {`, `}, "avg_ms": {"0": 1.5}}`, func(i int) string { return fmt.Sprintf(`"%d": "layer %d of a long name"`, i, i) }, KindTimeTable},
 	} {
 		for _, extra := range []int{0, 7, 19} {
 			var b strings.Builder

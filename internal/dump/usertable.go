@@ -347,6 +347,17 @@ func (s *scanner) objectTable(p *engine.Profile, t *tableRead, hint unitHint, ke
 	if hasUnit {
 		hint = u
 	}
+	if wrapped > 1 && s.isColumns() {
+		counts := s.columnTable(p, t, hint)
+		if depth == 0 {
+			if len(t.path) > 0 {
+				t.shape += " under " + quoteKeys(t.path...)
+			}
+			p.Kind = engine.ProfileTrtexec
+			finishTable(p, counts, t)
+		}
+		return
+	}
 	if wrapped > 1 {
 		s.failAt(start, CodeNotProfile, fmt.Sprintf("the object holds %d nested objects or lists that are no per-layer records, so it is no table of per-layer times (a wrapper holds one table)", wrapped), fixNotTimeTable)
 	}
@@ -763,4 +774,101 @@ func kindArticle(k Kind) string {
 		return "trtexec --exportTimes records (one per inference, not per layer)"
 	}
 	return k.String()
+}
+
+// isColumns reports whether the object at s.pos is a table stored by
+// column, as pandas' DataFrame.to_json writes one by default: every member
+// a field ("avg_ms", "name", "median_us", ...) mapping each row (a layer
+// name, or a row number beside a "name" column) to its value, with at
+// least one time column. It does not move.
+func (s *scanner) isColumns() bool {
+	save, depth := s.pos, s.depth
+	defer func() { s.pos, s.depth = save, depth }()
+	if s.open('}') {
+		return false
+	}
+	times := 0
+	for {
+		kraw, kesc := s.key()
+		k := string(s.decoded(kraw, kesc))
+		if unitKey(k) && s.peek() == '"' {
+			s.skip()
+		} else {
+			if s.peek() != '{' || !vocabularyOnly(k) {
+				return false
+			}
+			switch timeField(k).stat {
+			case fieldAvg, fieldMedian, fieldTotal, fieldTime:
+				times++
+			}
+			s.skip()
+		}
+		if !s.more('}') {
+			return times > 0
+		}
+	}
+}
+
+// columnTable reads a table stored by column (isColumns): rows are joined
+// by their key, in the order the first column lists them; a row's name is
+// its "name" column's value, else its key.
+func (s *scanner) columnTable(p *engine.Profile, t *tableRead, hint unitHint) (counts []float64) {
+	t.user = true
+	t.shape = "an object of columns (as pandas' to_json writes)"
+	rows := map[string]int{}
+	var list []entry
+	var keys []string
+	s.open('}') // not empty: isColumns found a column
+	for {
+		kraw, kesc := s.key()
+		col := s.str(kraw, kesc)
+		if s.peek() != '{' {
+			s.skip() // the unit, read by scanMembers
+		} else if f := timeField(col); !s.open('}') {
+			for {
+				rraw, resc := s.key()
+				row := string(s.decoded(rraw, resc))
+				i, ok := rows[row]
+				if !ok {
+					if len(list) >= engine.MaxLayers {
+						s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the table holds more than %d rows", engine.MaxLayers), fixTooManyLayers)
+					}
+					i = len(list)
+					rows[row] = i
+					list = append(list, entry{start: s.pos, index: i})
+					keys = append(keys, s.str(rraw, resc))
+				}
+				e := &list[i]
+				switch c := s.peek(); {
+				case f.stat == fieldName && c == '"':
+					s.entryName(e, kraw)
+				case f.stat == fieldCount && (c == '-' || c >= '0' && c <= '9'):
+					e.count, e.seen = s.float(), e.seen|hasCount
+				case f.stat == fieldAvg || f.stat == fieldMedian || f.stat == fieldTotal || f.stat == fieldTime:
+					if v, bit := s.optFloat(0, 1, i, col); bit != 0 {
+						if v < 0 {
+							s.failAt(s.pos, CodeNotProfile, fmt.Sprintf("row %q of column %q is %v; a time is never negative", row, col, v), fixNotProfile)
+						}
+						e.timeValue(f, v, hint, t)
+					}
+				default:
+					s.skip()
+				}
+				if !s.more('}') {
+					break
+				}
+			}
+		}
+		if !s.more('}') {
+			break
+		}
+	}
+	for i := range list {
+		e := &list[i]
+		if e.seen&hasName == 0 {
+			e.name, e.seen = keys[i], e.seen|hasName
+		}
+		s.addRecord(p, e, &counts, fmt.Sprintf("row %q", keys[i]))
+	}
+	return counts
 }

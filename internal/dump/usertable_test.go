@@ -35,6 +35,8 @@ func TestProfileUserShapes(t *testing.T) {
 		{"wrapped list with iterations", `{"model": "resnet", "iterations": 100, "layers": [{"layer": "conv1", "time_us": 120.5}, {"layer": "fc", "time_us": 50}]}`, []string{"conv1", "fc"}, []float64{0.1205, 0.05}, nil, 100, engine.ProfileTrtexec, `"layers"`},
 		{"camel case units", `[{"layerName": "a", "avgUs": 120}, {"layerName": "b", "avgUs": 80, "percent": 40}]`, []string{"a", "b"}, []float64{0.12, 0.08}, nil, 0, engine.ProfileTrtexec, "µs"},
 		{"total beside the average", `[{"name": "a", "time_ms": 12, "avg_ms": 0.12, "calls": 100}, {"name": "b", "time_ms": 5, "avg_ms": 0.05, "calls": 100}]`, []string{"a", "b"}, []float64{0.12, 0.05}, nil, 100, engine.ProfileTrtexec, "times in ms"},
+		{"pandas columns, layer index", `{"avg_ms": {"conv1": 0.12, "fc": 0.05}, "median_ms": {"conv1": 0.11, "fc": 0.05}, "pct": {"conv1": 70, "fc": 30}}`, []string{"conv1", "fc"}, []float64{0.12, 0.05}, []float64{0.11, 0.05}, 0, engine.ProfileTrtexec, "an object of columns"},
+		{"pandas columns, row numbers", `{"results": {"name": {"0": "conv1", "1": "fc"}, "mean_us": {"0": 120, "1": 50}}}`, []string{"conv1", "fc"}, []float64{0.12, 0.05}, nil, 0, engine.ProfileTrtexec, "columns (as pandas' to_json writes) under \"results\"; times in µs"},
 		{"total and count only", `[{"name": "a", "total_us": 1200, "count": 10}, {"name": "b", "total_us": 500, "count": 10}]`, []string{"a", "b"}, []float64{0.12, 0.05}, nil, 10, engine.ProfileTrtexec, "µs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
