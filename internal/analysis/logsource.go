@@ -30,6 +30,7 @@ func logSourceMessages(b discover.Backend, in inputs.Backend, msgs *messages) {
 		}
 		if n := tablesIn(in, in.ProfileLog); n > 1 {
 			text += fmt.Sprintf("; the log holds %d tables (one run each): %s is analysed, the runs table lists them all", n, tableChoice(in))
+			text += otherEngines(in)
 		}
 		if len(t.Partial) > 0 {
 			msgs.warning(CodeProfileFromLog, text)
@@ -244,4 +245,35 @@ func tableChoice(in inputs.Backend) string {
 		}
 	}
 	return fmt.Sprintf("table %d (lines %d-%d; without layer info the first)", k, in.ProfileTable.Line, in.ProfileTable.EndLine)
+}
+
+// otherEngines names the tables of a log of several that time other layers
+// than the analysed one (under half of their names shared): runs of
+// another engine, not of this one's sweep, which a file of their own would
+// analyse as a backend. "" when every table times the same layers.
+func otherEngines(in inputs.Backend) string {
+	tables, _ := logTables(in, in.ProfileLog)
+	mine := map[string]bool{}
+	for _, r := range in.ProfileTable.Profile.Records {
+		mine[r.Name] = true
+	}
+	var other []string
+	for k, t := range tables {
+		if t == in.ProfileTable {
+			continue
+		}
+		shared := 0
+		for _, r := range t.Profile.Records {
+			if mine[r.Name] {
+				shared++
+			}
+		}
+		if n := len(t.Profile.Records); shared*2 < n {
+			other = append(other, fmt.Sprintf("table %d (lines %d-%d, %d of its %d layer names in the analysed table)", k+1, t.Line, t.EndLine, shared, n))
+		}
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(other, ", ") + " times other layers: another engine's run, not part of this one's; put each engine's output in its own log file to analyse it as its own backend"
 }

@@ -67,4 +67,25 @@ func TestLogTableMatchingLayerInfo(t *testing.T) {
 		t.Errorf("measured time is not the analysed run's: %+v", m)
 	}
 	keepsContract(t, d)
+
+	// Without the layer info the first table is analysed, and the second,
+	// which times other layers, is named as another engine's run.
+	if err := os.Remove(filepath.Join(dir, "layers_x.json")); err != nil {
+		t.Fatal(err)
+	}
+	sc, err = discover.Folder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err = AnalyzeParsed(sc, load.Source(sc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg = ""
+	for _, m := range d.Results[0].Validation.Messages {
+		msg += m.Message + "\n"
+	}
+	if d.Results[0].Records[0].Name != "Conv_0 + Relu_1" || !strings.Contains(msg, "table 2 (lines") || !strings.Contains(msg, "times other layers") {
+		t.Errorf("records %q, messages:\n%s", d.Results[0].Records[0].Name, msg)
+	}
 }
