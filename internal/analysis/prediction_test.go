@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/costmodel"
 	"github.com/trtperf/trtperf/internal/discover"
 	"github.com/trtperf/trtperf/internal/gen"
 	"github.com/trtperf/trtperf/internal/gpu"
@@ -14,7 +15,7 @@ import (
 
 // Options.GPU gives a backend whose files name no GPU the facts of the
 // GPU named, so the cost model predicts for it with the named-GPU error
-// band; without it the model assumes a default with the wider band; an
+// band; without it the model assumes a default with its own band; an
 // unknown name is an error wrapping gpu.ErrUnknown.
 func TestGPUOption(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cnn")
@@ -33,8 +34,8 @@ func TestGPUOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := d.Results[0]
-	if b.Device != nil || b.Prediction == nil || b.Prediction.DeviceSource != contract.PredictionDeviceDefault || b.Prediction.ErrorPct != 35 {
-		t.Fatalf("no GPU: device %+v, prediction %+v; want a default with the 35 %% band", b.Device, b.Prediction)
+	if b.Device != nil || b.Prediction == nil || b.Prediction.DeviceSource != contract.PredictionDeviceDefault || b.Prediction.ErrorPct != costmodel.ErrorPctDefaultGPU {
+		t.Fatalf("no GPU: device %+v, prediction %+v; want a default with the %g %% band", b.Device, b.Prediction, costmodel.ErrorPctDefaultGPU)
 	}
 	d, err = analyze("Tesla T4")
 	if err != nil {
@@ -44,8 +45,8 @@ func TestGPUOption(t *testing.T) {
 	if b.Device == nil || b.Device.Name != "Tesla T4" || b.Device.Source != "test option" || b.Device.SMCount == nil || *b.Device.SMCount != 40 {
 		t.Fatalf("device %+v, want the T4 of the GPU table from the option", b.Device)
 	}
-	if p := b.Prediction; p.Device != "Tesla T4" || p.DeviceSource != contract.PredictionDeviceOwn || p.ErrorPct != 8 {
-		t.Errorf("prediction for %s (%s, ± %g %%), want the T4 as the backend's device, ± 8 %%", p.Device, p.DeviceSource, p.ErrorPct)
+	if p := b.Prediction; p.Device != "Tesla T4" || p.DeviceSource != contract.PredictionDeviceOwn || p.ErrorPct != costmodel.ErrorPct {
+		t.Errorf("prediction for %s (%s, ± %g %%), want the T4 as the backend's device, ± %g %%", p.Device, p.DeviceSource, p.ErrorPct, costmodel.ErrorPct)
 	}
 	if _, err := analyze("Radeon RX 7900"); !errors.Is(err, gpu.ErrUnknown) {
 		t.Errorf("unknown GPU: %v, want gpu.ErrUnknown", err)

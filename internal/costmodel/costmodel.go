@@ -305,9 +305,10 @@ func (d *Device) path(l *Layer) (Path, float64) {
 			return PathCUDAINT8, 4 * d.FP32
 		}
 	}
-	if tc == layerfacts.TensorCoreUnknown {
-		return PathUnknown, d.FP32
-	}
+	// No tensor-core verdict and no tensor cores for the precision (FP32
+	// without a tensor-core tactic named): a CUDA-core kernel. The unknown
+	// path's efficiency is a share of a tensor-core peak and would price
+	// it several times too slow.
 	return PathCUDAFP32, d.FP32
 }
 

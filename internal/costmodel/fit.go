@@ -36,7 +36,7 @@ const ErrorPct = 8.0
 // files name no GPU, predicted for the default of their kernels'
 // generation: the real GPU's bandwidth, peaks and per-kernel floor may be
 // far from the default's, so their predictions and prices span ± this.
-const ErrorPctDefaultGPU = 35.0
+const ErrorPctDefaultGPU = 10.0
 
 // ErrorFor is the error band of a prediction: ErrorPctDefaultGPU when the
 // device is an assumed default, else ErrorPct.
