@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,6 +322,7 @@ func scan(dir string) (*Scope, []string, error) {
 			}
 		}
 	}
+	groups = pairByNames(groups)
 	attachTimes(dir, timesFiles, groups, sc, &orphans)
 	attachMeta(dir, metas, metaLabels, groups, sc)
 	adopt(orphans, groups, sc)
@@ -523,6 +525,111 @@ func attachMeta(dir string, files []string, labels map[string]string, groups []*
 	for _, g := range groups {
 		slices.Sort(g.meta)
 	}
+}
+
+// maxNamePairs and maxNamePairBytes bound the files pairByNames reads:
+// it parses each candidate whole, which only a folder of a few unpaired
+// files of modest size is worth.
+const (
+	maxNamePairs     = 8
+	maxNamePairBytes = 64 << 20
+)
+
+// pairByNames joins a backend that has only layer info with one that has
+// only per-layer times when their names are the same (every record names
+// a layer, every layer has a record: the analysis' own name match), so
+// layer info and times under unrelated names (model.json beside
+// results.csv) are one backend. Two conventionally named files keep
+// their labels apart (the user named them so), and a times file whose
+// names match several layer files stays alone.
+func pairByNames(groups []*group) []*group {
+	var layerOnly, timesOnly []*group
+	for _, g := range groups {
+		switch {
+		case g.layer != "" && g.profile == "" && !g.fromLog:
+			layerOnly = append(layerOnly, g)
+		case g.layer == "" && g.profile != "":
+			timesOnly = append(timesOnly, g)
+		}
+	}
+	if len(layerOnly) == 0 || len(timesOnly) == 0 || len(layerOnly) > maxNamePairs || len(timesOnly) > maxNamePairs {
+		return groups
+	}
+	slices.SortFunc(layerOnly, func(a, b *group) int { return strings.Compare(a.layer, b.layer) })
+	layerNames := map[*group]map[string]int{}
+	used, merged := map[*group]bool{}, map[*group]bool{}
+	for _, tg := range timesOnly {
+		recs := namesOfProfile(tg.profile)
+		if recs == nil {
+			continue
+		}
+		var match *group
+		n := 0
+		for _, lg := range layerOnly {
+			if used[lg] || !lg.byStem && !tg.byStem {
+				continue
+			}
+			names, ok := layerNames[lg]
+			if !ok {
+				names = namesOfLayers(lg.layer)
+				layerNames[lg] = names
+			}
+			if names != nil && maps.Equal(names, recs) {
+				match, n = lg, n+1
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		used[match], merged[tg] = true, true
+		match.profile = tg.profile
+		match.meta = append(match.meta, tg.meta...)
+		if match.times == "" {
+			match.times = tg.times
+		}
+		match.notes = append(match.notes, fmt.Sprintf("%s pairs with %s by layer names: every record names one of its layers and every layer has one", filepath.Base(tg.profile), filepath.Base(match.layer)))
+	}
+	if len(merged) == 0 {
+		return groups
+	}
+	return slices.DeleteFunc(groups, func(g *group) bool { return merged[g] })
+}
+
+// namesOfLayers and namesOfProfile count the names of a file's layers or
+// records (of the first optimization profile); nil when it cannot be read
+// or is over maxNamePairBytes.
+func namesOfLayers(path string) map[string]int {
+	if st, err := os.Stat(path); err != nil || st.Size() > maxNamePairBytes {
+		return nil
+	}
+	li, err := dump.ReadLayerInfo(path)
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	for _, l := range li.Layers {
+		if l.OptProfile == 0 {
+			out[l.Name]++
+		}
+	}
+	return out
+}
+
+func namesOfProfile(path string) map[string]int {
+	if st, err := os.Stat(path); err != nil || st.Size() > maxNamePairBytes {
+		return nil
+	}
+	p, err := dump.ReadProfile(path)
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	for _, r := range p.Records {
+		if r.OptProfile == 0 {
+			out[r.Name]++
+		}
+	}
+	return out
 }
 
 // orphan is a metadata or --exportTimes file whose name names no label

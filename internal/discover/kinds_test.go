@@ -226,3 +226,33 @@ func TestOnlyBackendAdoptsCompanions(t *testing.T) {
 		t.Errorf("backends %q, ignored %q", briefs(sc), sc.Ignored)
 	}
 }
+
+// TestPairByLayerNames: layer info and per-layer times under unrelated
+// names are one backend when their names are the same, and stay apart
+// when they are not (or when both names are conventional labels).
+func TestPairByLayerNames(t *testing.T) {
+	twoLayers := `{"Layers": [{"Name": "conv", "LayerType": "Convolution"}, {"Name": "fc, last", "LayerType": "FullyConnected"}], "Bindings": []}`
+	table := "Layer,Avg (us)\nconv,120\n\"fc, last\",40\n"
+	other := "Layer,Avg (us)\nconv,120\nsoftmax,40\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"same names", map[string]string{"model.json": twoLayers, "results.csv": table}, []string{"model model.json|results.csv|-"}},
+		{"conventional layers, any times", map[string]string{"layers_x.json": twoLayers, "run1.csv": table}, []string{"x layers_x.json|run1.csv|-"}},
+		{"other names", map[string]string{"model.json": twoLayers, "results.csv": other}, []string{"model model.json|-|-", "results -|results.csv|-"}},
+		{"two conventional labels", map[string]string{"layers_x.json": twoLayers, "profile_y.csv": table}, []string{"x layers_x.json|-|-", "y -|profile_y.csv|-"}},
+		{"two layer files with the names", map[string]string{"a.json": twoLayers, "b.json": twoLayers, "results.csv": table}, []string{"a a.json|-|-", "b b.json|-|-", "results -|results.csv|-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Folder(folder(t, tc.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := briefs(sc); !slices.Equal(got, tc.want) {
+				t.Errorf("backends %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
