@@ -22,14 +22,9 @@ const OverviewLogMissing = "log_requested_evidence_missing"
 // other build too, and a build without INT8 says how an INT8 build must be
 // made to compare with it.
 func missingItem(lr logRun, in inputs.Backend, others int) []contract.OverviewItem {
-	f, ok := lr.r.Log.Fact(engine.FactCommand)
+	flags, f, ok := commandFlags(lr.r.Log)
 	if !ok {
 		return nil
-	}
-	flags := map[string]string{}
-	for _, w := range strings.Fields(f.Value) {
-		k, v, _ := strings.Cut(w, "=")
-		flags[k] = v
 	}
 	var missing []string
 	_, dump := flags["--dumpProfile"]
@@ -96,4 +91,19 @@ func joinAnd(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// commandFlags are the flags of a log run's trtexec command line (flag →
+// value, "" for a switch) and the command's fact; false without one.
+func commandFlags(l *engine.LogFacts) (map[string]string, engine.LogFact, bool) {
+	f, ok := l.Fact(engine.FactCommand)
+	if !ok {
+		return nil, f, false
+	}
+	flags := map[string]string{}
+	for _, w := range strings.Fields(f.Value) {
+		k, v, _ := strings.Cut(w, "=")
+		flags[k] = v
+	}
+	return flags, f, true
 }

@@ -91,8 +91,19 @@ func logWithoutLayersText(b discover.Backend, in inputs.Backend) string {
 	if len(has) > 0 {
 		held = strings.Join(dedupe(has), ", ")
 	}
-	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; %s, and keep the whole console output",
-		b.Label, name, held, rerunAdvice(b.Label, releaseOf(runsOf(in, 0), &in)))
+	advice := rerunAdvice(b.Label, releaseOf(runsOf(in, 0), &in)) + ", and keep the whole console output"
+	for _, c := range in.Logs {
+		for _, r := range c.Runs {
+			if flags, f, ok := commandFlags(r.Log); ok {
+				if _, dumped := flags["--dumpProfile"]; dumped {
+					// The table was printed; the paste lost it.
+					advice = fmt.Sprintf("the command (line %d) already asked for --dumpProfile, so trtexec printed a per-layer table the paste does not hold: paste the whole console output; to get layer information too, %s", f.Line, rerunAdvice(b.Label, releaseOf(runsOf(in, 0), &in)))
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("backend %q is the trtexec log %s alone, which holds %s but no per-layer table and no engine layer information, so where the time goes per layer is unknown; %s",
+		b.Label, name, held, advice)
 }
 
 // logHolds names what one log run holds, with its lines.

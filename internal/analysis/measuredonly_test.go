@@ -57,3 +57,33 @@ func TestMeasuredOnlyBackends(t *testing.T) {
 	}
 	keepsContract(t, d)
 }
+
+// TestLogWithoutTableAlreadyDumped: a pasted run whose command has
+// --dumpProfile lost its table in the paste; the error says to paste the
+// whole output rather than to add the flag it already has. The twin
+// without the flag is told to add it.
+func TestLogWithoutTableAlreadyDumped(t *testing.T) {
+	for _, tc := range []struct {
+		flags, want string
+	}{
+		{" --dumpProfile", "already asked for --dumpProfile"},
+		{"", "rerun trtexec with --dumpProfile"},
+	} {
+		dir := t.TempDir()
+		text := "./trtexec --onnx=m.onnx --fp16" + tc.flags + "\n[06/17/2021-18:54:01] [I] GPU Compute\n[06/17/2021-18:54:01] [I] median: 9.17 ms\n"
+		if err := os.WriteFile(filepath.Join(dir, "log_fp16.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := discover.Folder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := d.Results[0].Validation.Messages; len(m) == 0 || !strings.Contains(m[0].Message, tc.want) {
+			t.Errorf("flags %q: messages %+v lack %q", tc.flags, m, tc.want)
+		}
+	}
+}
