@@ -740,6 +740,16 @@ func TestLogOnlyReport(t *testing.T) {
 				}
 				eachLook(t, p, func(t *testing.T, look string) {
 					p.openBackend(t, fileURL(dirs[i]), b.Label)
+					// A measured_only backend is usable in part (its
+					// measured time), not refused as uninterpretable.
+					if b.Validation.AnalysisMode == contract.ModeMeasuredOnly {
+						if got := p.attr(t, "#validation", "class"); !strings.Contains(got, "partial-banner") {
+							t.Errorf("measured_only backend: validation panel class %q, want the partial banner", got)
+						}
+						if got := p.textOf(t, "#card-layers"); got != "no per-layer data" {
+							t.Errorf("measured_only backend: the card says %q, want no per-layer data", got)
+						}
+					}
 					if !eval[bool](t, p, `!!document.getElementById("log-facts")`) {
 						t.Fatalf("backend %s: no 'What the log says' panel", b.Label)
 					}

@@ -107,7 +107,8 @@ function appendFacts(sec: HTMLElement, b: Backend, view: BackendView, timed: boo
   // missing or names-only).
   const byRecord = b.validation.analysis_mode === "profile_only" && b.profile_count > 0;
   const nl = byRecord ? b.profile_count : b.layer_count;
-  const layers = h("span", { id: "card-layers", text: `${fmtInt(nl)} ${byRecord ? "profiled " : ""}layers` });
+  const none = nl === 0 && b.validation.analysis_mode === "measured_only";
+  const layers = h("span", { id: "card-layers", text: none ? "no per-layer data" : `${fmtInt(nl)} ${byRecord ? "profiled " : ""}layers` });
   layers.dataset.value = String(nl);
   facts.appendChild(layers);
   if (b.concentration && timed) facts.appendChild(h("span", { text: ` · 80% of the time in ${fmtInt(b.concentration.layers_80)} layer${b.concentration.layers_80 === 1 ? "" : "s"}` }));

@@ -21,6 +21,14 @@ export function validationPanel(b: Backend): HTMLElement | null {
       h("p", { text: "The profile is usable: latency, time per layer and time by kind are shown below. Without detailed layer info there is no graph, no formats, precisions or tactics, and no findings that need them; the messages say how to get it." }),
       list);
   }
+  if (failed && b.validation.analysis_mode === "measured_only") {
+    // Usable in part: what trtexec measured stands; there is no per-layer
+    // evidence to analyse.
+    return h("section", { class: "panel partial-banner", id: "validation" },
+      h("h2", { text: `Backend "${b.label}": measured only — the measured time, no per-layer data` }),
+      h("p", { text: "What trtexec measured is usable: the latency below, its source lines and what the files say, and comparisons on measured time. With no per-layer table or layer info there is no breakdown, graph or finding about layers; the messages say how to get them." }),
+      list);
+  }
   if (failed) {
     return h("section", { class: "panel failed-banner", id: "validation" },
       h("h2", { text: `Backend "${b.label}" failed validation — not interpretable` }),
