@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/trtperf/trtperf/internal/discover"
-	"github.com/trtperf/trtperf/internal/load"
 )
 
 // TestLogTableMatchingLayerInfo: a log of two runs of different engines
@@ -41,14 +38,7 @@ func TestLogTableMatchingLayerInfo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sc, err := discover.Folder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := analyzeDir(t, dir)
 	b := d.Results[0]
 	if b.Validation.AnalysisMode != "layer_profile" || len(b.Records) != 2 || b.Records[0].Name != "Conv_10" {
 		t.Fatalf("mode %s, records %+v: the second table is not the profile", b.Validation.AnalysisMode, b.Records)
@@ -73,14 +63,7 @@ func TestLogTableMatchingLayerInfo(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "layers_x.json")); err != nil {
 		t.Fatal(err)
 	}
-	sc, err = discover.Folder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err = AnalyzeParsed(sc, load.Source(sc), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d = analyzeDir(t, dir)
 	msg = ""
 	for _, m := range d.Results[0].Validation.Messages {
 		msg += m.Message + "\n"

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/contract"
-	"github.com/trtperf/trtperf/internal/discover"
-	"github.com/trtperf/trtperf/internal/load"
 )
 
 // TestMeasuredOnlyBackends: two trtexec logs holding only a performance
@@ -32,14 +30,7 @@ func TestMeasuredOnlyBackends(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sc, err := discover.Folder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := analyzeDir(t, dir)
 	modes := map[string]string{}
 	for _, b := range d.Results {
 		modes[b.Label] = b.Validation.Status + " " + b.Validation.AnalysisMode
@@ -74,14 +65,7 @@ func TestLogWithoutTableAlreadyDumped(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "log_fp16.txt"), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sc, err := discover.Folder(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := AnalyzeParsed(sc, load.Source(sc), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := analyzeDir(t, dir)
 		if m := d.Results[0].Validation.Messages; len(m) == 0 || !strings.Contains(m[0].Message, tc.want) {
 			t.Errorf("flags %q: messages %+v lack %q", tc.flags, m, tc.want)
 		}
