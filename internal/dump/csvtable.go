@@ -290,7 +290,7 @@ func parseCSVTable(data []byte) (*engine.Profile, error) {
 		var rec engine.ProfileRecord
 		if err := func() (err error) {
 			defer recoverInto(&err)
-			rec = s.resolve(&e, p, fmt.Sprintf("line %d", line))
+			rec = s.resolve(&e, p, entryRef{kind: "line", index: line})
 			return nil
 		}(); err != nil {
 			return nil, err

@@ -150,7 +150,7 @@ func (s *scanner) profileEntry(p *engine.Profile, recs *chunked[engine.ProfileRe
 		// trtexec's count header gives the total of a record without one.
 		e.total, e.seen = e.avg*float64(p.Count), e.seen|hasTime
 	}
-	*recs.next() = s.resolve(&e, p, fmt.Sprintf("profile entry %d", i))
+	*recs.next() = s.resolve(&e, p, entryRef{kind: "profile entry", index: i})
 }
 
 // optFloat reads a number field (null reads as absent) and sets bit in seen.

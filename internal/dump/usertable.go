@@ -141,10 +141,25 @@ func (e *entry) timeValue(f field, v float64, hint unitHint, t *tableRead) {
 	}
 }
 
+// entryRef names an entry in errors ("profile entry 3", "layer \"fc\"",
+// "line 12"); built only when one is reported, not per record.
+type entryRef struct {
+	kind  string
+	index int
+	name  string
+}
+
+func (r entryRef) String() string {
+	if r.name != "" {
+		return fmt.Sprintf("%s %q", r.kind, r.name)
+	}
+	return fmt.Sprintf("%s %d", r.kind, r.index)
+}
+
 // resolve turns an entry into a record: the average from the samples, the
 // generic time (the average, or the total beside an average, as trtexec's
 // timeMs), the total from count × average. what names the entry in errors.
-func (s *scanner) resolve(e *entry, p *engine.Profile, what string) engine.ProfileRecord {
+func (s *scanner) resolve(e *entry, p *engine.Profile, what entryRef) engine.ProfileRecord {
 	r := engine.ProfileRecord{MedianMs: e.median, HasMedian: e.seen&hasMedian != 0, Percentage: e.percent, HasPercent: e.seen&hasPercent != 0}
 	r.Name, r.OptProfile = splitProfile(e.name)
 	if n := len(e.samples); n > 0 {
@@ -421,7 +436,7 @@ func (s *scanner) objectTable(p *engine.Profile, t *tableRead, hint unitHint, ke
 			if firstNum < 0 {
 				firstNum = off
 			}
-			s.addRecord(p, &e, &counts, fmt.Sprintf("the entry %q", name))
+			s.addRecord(p, &e, &counts, entryRef{kind: "the entry", name: name})
 			nums++
 		case c == '[':
 			if s.listOfObjects() {
@@ -444,7 +459,7 @@ func (s *scanner) objectTable(p *engine.Profile, t *tableRead, hint unitHint, ke
 				s.failAt(s.pos-1, CodeMissingField, fmt.Sprintf("layer %q has no latency samples", name), "every layer of a latency dictionary needs at least one sample: re-run the profiler script")
 			}
 			e.seen |= hasSamples
-			s.addRecord(p, &e, &counts, fmt.Sprintf("layer %q", name))
+			s.addRecord(p, &e, &counts, entryRef{kind: "layer", name: name})
 			samples++
 		case c == '{':
 			if s.isRecord() {
@@ -452,7 +467,7 @@ func (s *scanner) objectTable(p *engine.Profile, t *tableRead, hint unitHint, ke
 					setting = name
 				}
 				e := s.recordObject(name, hint, t)
-				s.addRecord(p, &e, &counts, fmt.Sprintf("layer %q", name))
+				s.addRecord(p, &e, &counts, entryRef{kind: "layer", name: name})
 				recs++
 				break
 			}
@@ -535,7 +550,7 @@ func quoteKeys(keys ...string) string {
 }
 
 // addRecord resolves e and appends it, with its count for finishTable.
-func (s *scanner) addRecord(p *engine.Profile, e *entry, counts *[]float64, what string) {
+func (s *scanner) addRecord(p *engine.Profile, e *entry, counts *[]float64, what entryRef) {
 	if len(p.Records) >= engine.MaxLayers {
 		s.failAt(s.pos, CodeTooManyLayers, fmt.Sprintf("the profile holds more than %d records", engine.MaxLayers), fixTooManyLayers)
 	}
@@ -650,7 +665,7 @@ func (s *scanner) listTable(p *engine.Profile, t *tableRead, hint unitHint, coun
 		if e.seen&hasLayerKey != 0 && e.seen&hasName == 0 {
 			s.failAt(e.start, CodeNotProfile, fmt.Sprintf("entry %d is a layer-info record (it has \"Name\"/\"LayerType\"), not a per-layer time", i), fixNotProfile)
 		}
-		s.addRecord(p, &e, counts, fmt.Sprintf("profile entry %d", i))
+		s.addRecord(p, &e, counts, entryRef{kind: "profile entry", index: i})
 		if !s.more(']') {
 			break
 		}
@@ -868,7 +883,7 @@ func (s *scanner) columnTable(p *engine.Profile, t *tableRead, hint unitHint) (c
 		if e.seen&hasName == 0 {
 			e.name, e.seen = keys[i], e.seen|hasName
 		}
-		s.addRecord(p, e, &counts, fmt.Sprintf("row %q", keys[i]))
+		s.addRecord(p, e, &counts, entryRef{kind: "row", name: keys[i]})
 	}
 	return counts
 }
