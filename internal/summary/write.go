@@ -170,6 +170,9 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 		name = "unknown model"
 	}
 	fmt.Fprintf(w, "%s  (%s: %d of %d backends passed)\n", p.bold(name), p.status(d.Validation.Status), d.Validation.PassedCount, d.Validation.BackendCount)
+	if note := partialNote(views); note != "" {
+		fmt.Fprintf(w, "  %s\n", note)
+	}
 	if un := unusedFiles(d); len(un) > 0 {
 		fmt.Fprintf(w, "files not used (%d):\n", len(un))
 		for _, f := range un {
@@ -186,7 +189,7 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 	writeRowComparisonsText(w, d, p)
 	for _, v := range views {
 		fmt.Fprintf(w, "\nbackend %s: %s %s, %s, %d layers, %d profile records, %s\n",
-			p.bold(v.Label), p.status(v.Status), v.Mode, headerFacts(v), v.Layers, v.Records, countText(v.Count))
+			p.bold(v.Label), p.status(statusWord(v.Status, v.Mode)), v.Mode, headerFacts(v), v.Layers, v.Records, countText(v.Count))
 		for _, m := range v.Messages {
 			fmt.Fprintf(w, "  %s\n", m)
 		}
@@ -341,6 +344,9 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 		name = "unknown model"
 	}
 	fmt.Fprintf(w, "# %s\n\nValidation: **%s** (%d of %d backends passed)\n", mdCell(name), d.Validation.Status, d.Validation.PassedCount, d.Validation.BackendCount)
+	if note := partialNote(views); note != "" {
+		fmt.Fprintf(w, "\n%s.\n", mdCell(note))
+	}
 	if un := unusedFiles(d); len(un) > 0 {
 		fmt.Fprintf(w, "\nFiles not used:\n\n")
 		for _, f := range un {
@@ -356,7 +362,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 	writeComparisonMarkdown(w, d)
 	writeRowComparisonsMarkdown(w, d)
 	for _, v := range views {
-		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, v.Status, v.Mode)
+		fmt.Fprintf(w, "\n## Backend `%s`: %s %s\n\n", v.Label, statusWord(v.Status, v.Mode), v.Mode)
 		fmt.Fprintf(w, "%s, %d layers, %d profile records, %s", headerFacts(v), v.Layers, v.Records, countText(v.Count))
 		if v.Status == contract.StatusPassed && v.Mode == contract.ModeLayerProfile {
 			fmt.Fprintf(w, ", total %s ms (sum of layer averages)", ms(v.TotalMs))
