@@ -32,7 +32,9 @@ type rangeFact struct {
 // release that wrote them, each read from trtexec's and TensorRT's own
 // output of every release (samples/common/sampleReporting.cpp and
 // sampleOptions.cpp of NVIDIA/TensorRT, tags 7.0 to 11.1, for the profile,
-// times and option facts; ../shared/docs/trt-formats.md for the layer
+// times and option facts: Profiler::print has "Layer … Avg. Time (ms) …
+// Time %" up to 8.2.1, adds "Median Time (ms)" in 8.4.1 to 8.6.0, and puts
+// "Time(ms) … Layer" numbers first from 8.6.1; ../shared/docs/trt-formats.md for the layer
 // info eras).
 func formatFacts(in *inputs.Backend, recs []engine.ProfileRecord) []rangeFact {
 	var out []rangeFact
@@ -58,7 +60,18 @@ func formatFacts(in *inputs.Backend, recs []engine.ProfileRecord) []rangeFact {
 			}
 		}
 	}
-	if p := profileOf(in); p != nil && p.Kind == engine.ProfileTrtexec && p.HasCount && len(p.Records) > 0 {
+	if t := in.ProfileTable; t != nil {
+		// A pasted table need not keep its "=== Profile" line (which gives
+		// the count) or its header: its layout dates it either way.
+		switch t.Layout {
+		case engine.LayoutNameFirst:
+			add(trtexecflags.Version{}, v(8, 2), "the log's per-layer table has no Median column (trtexec --dumpProfile prints one from TensorRT 8.4 on)")
+		case engine.LayoutNameFirstMedian:
+			add(v(8, 4), v(8, 6), "the log's per-layer table puts the layer name first and has a Median column (trtexec --dumpProfile of TensorRT 8.4 to 8.6.0 EA)")
+		case engine.LayoutNumbersFirst:
+			add(v(8, 6), trtexecflags.Version{}, "the log's per-layer table puts the numbers first and the layer name last (trtexec --dumpProfile from TensorRT 8.6)")
+		}
+	} else if p := profileOf(in); p != nil && p.Kind == engine.ProfileTrtexec && p.HasCount && len(p.Records) > 0 {
 		median := 0
 		for _, r := range p.Records {
 			if r.HasMedian {

@@ -11,10 +11,11 @@ const (
 	// name right-aligned first (TensorRT 7.0-8.2; 7.0 and 7.1 print the
 	// average with two decimals, later releases with four).
 	LayoutNameFirst = "name, total, average, percent"
-	// LayoutNameFirstMedian adds "Median Time (ms)" (TensorRT 8.4, 8.5).
+	// LayoutNameFirstMedian adds "Median Time (ms)" (TensorRT 8.4 to 8.6.0
+	// EA).
 	LayoutNameFirstMedian = "name, total, average, median, percent"
 	// LayoutNumbersFirst: "Time(ms)  Avg.(ms)  Median(ms)  Time(%)  Layer"
-	// (TensorRT 8.6 and later).
+	// (TensorRT 8.6.1 and later).
 	LayoutNumbersFirst = "total, average, median, percent, name"
 )
 

@@ -1,0 +1,66 @@
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRangeFromTableLayout: a pasted per-layer table dates its trtexec by
+// its layout alone, whether or not the paste kept the "=== Profile (N
+// iterations ) ===" line and the column header (tables written here by the
+// test in each release's layout, samples/common/sampleReporting.cpp), and
+// the layer-info advice names only flags of the whole range.
+func TestRangeFromTableLayout(t *testing.T) {
+	nameFirst := []string{
+		"[I]                 Layer   Time (ms)   Avg. Time (ms)   Time %",
+		"[I]       conv1 + relu1       96.17           0.1569     60.0",
+		"[I]               pool1       64.11           0.1046     40.0",
+	}
+	median := []string{
+		"[I]                 Layer   Time (ms)   Avg. Time (ms)   Median Time (ms)   Time %",
+		"[I]       conv1 + relu1       96.17           0.1569             0.1560     60.0",
+		"[I]               pool1       64.11           0.1046             0.1040     40.0",
+	}
+	numbers := []string{
+		"[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
+		"[I]       96.17       0.1569       0.1560      60.0   conv1 + relu1",
+		"[I]       64.11       0.1046       0.1040      40.0   pool1",
+	}
+	for _, tc := range []struct {
+		name     string
+		lines    []string
+		min, max string
+	}{
+		{"name first with count", append([]string{"[I] === Profile (613 iterations ) ==="}, nameFirst...), "7.0", "8.2"},
+		{"name first without count", nameFirst, "7.0", "8.2"},
+		{"name first rows only", nameFirst[1:], "7.0", "8.2"},
+		{"median rows only", median[1:], "8.4", "8.6"},
+		{"numbers first rows only", numbers[1:], "8.6", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "log_a.txt"), []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d := analyzeDir(t, dir)
+			b := backendByLabel(t, d, "a")
+			r := b.TensorRTRange
+			if r == nil {
+				t.Fatalf("no range; messages %+v", b.Validation.Messages)
+			}
+			max := ""
+			if r.Max != nil {
+				max = *r.Max
+			}
+			if r.Min != tc.min || max != tc.max {
+				t.Errorf("range %s–%s, want %s–%s", r.Min, max, tc.min, tc.max)
+			}
+			first := b.Validation.Messages[0].Message
+			if tc.max == "8.2" && strings.Contains(first, "--loadEngine=ENGINE --profilingVerbosity") {
+				t.Errorf("advice for 7.0–8.2 names 8.2-only flags as if they ran: %q", first)
+			}
+		})
+	}
+}
