@@ -749,6 +749,11 @@ func TestLogOnlyReport(t *testing.T) {
 						if got := p.textOf(t, "#card-layers"); got != "no per-layer data" {
 							t.Errorf("measured_only backend: the card says %q, want no per-layer data", got)
 						}
+						// Its tab says partial, as the CLI summary does,
+						// not failed.
+						if got := eval[string](t, p, fmt.Sprintf(`document.querySelector('#backend-tabs .tab[data-label=%q] .badge').textContent`, b.Label)); got != "partial" {
+							t.Errorf("measured_only backend: tab badge %q, want partial", got)
+						}
 					}
 					if !eval[bool](t, p, `!!document.getElementById("log-facts")`) {
 						t.Fatalf("backend %s: no 'What the log says' panel", b.Label)

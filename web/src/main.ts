@@ -35,7 +35,7 @@ function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void, 
   results.forEach((b, i) => {
     const mode = b.validation.analysis_mode.replace(/_/g, " ");
     const tab = h("button", { class: "tab", attrs: { role: "tab", "aria-selected": "false", "aria-controls": "backend", "data-label": b.label, "data-index": String(i) }, on: { click: () => onTab(i) } },
-      h("span", { class: "tab-label", text: b.label }), badge(b.validation.status, b.validation.status), h("span", { class: "tab-mode", text: mode }));
+      h("span", { class: "tab-label", text: b.label }), badge(statusWord(b), statusWord(b)), h("span", { class: "tab-mode", text: mode }));
     tabs.appendChild(tab);
   });
   if (onCompare) {
@@ -46,7 +46,7 @@ function header(d: AnalyzeData, results: Backend[], onTab: (i: number) => void, 
   return h("header", { class: "top" },
     h("div", { class: "title-row" },
       h("h1", null, h("span", { class: "brand", text: "trtperf" }), " ", h("span", { id: "model-name", text: d.model_name || "unknown model" })),
-      badge(`${v.status}: ${v.passed_count} of ${v.backend_count} backend${v.backend_count === 1 ? "" : "s"} usable`, v.status)),
+      headline(v, results)),
     h("div", { class: "subtitle muted" },
       comps ? h("span", { id: "model-components", text: "components: " + comps }) : null,
       h("span", { text: `name confidence: ${d.model_name_confidence}` }),
@@ -367,3 +367,20 @@ function main(): void {
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
 else main();
+
+/** A backend that failed the gate but is analysed on what its files hold
+ * (a profile without layer info, measured time without per-layer data):
+ * "partial", as the CLI summary says, not a failure. */
+function statusWord(b: Backend): string {
+  const m = b.validation.analysis_mode;
+  return b.validation.status === "failed" && (m === "profile_only" || m === "measured_only") ? "partial" : b.validation.status;
+}
+
+/** The folder's gate outcome, with the backends analysed on partial
+ * evidence counted, amber when every backend that did not pass is one. */
+function headline(v: AnalyzeData["validation"], results: Backend[]): HTMLSpanElement {
+  const partial = results.filter((b) => statusWord(b) === "partial").length;
+  const text = `${v.status}: ${v.passed_count} of ${v.backend_count} backend${v.backend_count === 1 ? "" : "s"} usable` + (partial ? `, ${partial} partial` : "");
+  const kind = v.status === "failed" && partial > 0 && partial === v.backend_count - v.passed_count ? "partial" : v.status;
+  return badge(text, kind);
+}
