@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"math"
 	"path/filepath"
 	"slices"
@@ -414,7 +415,7 @@ func instanceNormItem(lr logRun) []contract.OverviewItem {
 	case ver != "" && strings.HasPrefix(ver, "8."):
 		how = "plugin"
 	}
-	ev = append(ev, "TensorRT 8.6 imports ONNX InstanceNormalization as the InstanceNormalization_TRT plugin unless the parser's native-InstanceNorm flag is set (trtexec --nativeInstanceNorm from 9.0); TensorRT 10 imports it as the native normalization layer unless --pluginInstanceNorm is given, so an upgrade changes the kernels of every such layer (GroupNorm exported as Reshape + InstanceNormalization included).")
+	ev = append(ev, "TensorRT 8.6 imports ONNX InstanceNormalization as the InstanceNormalization_TRT plugin unless the parser's native-InstanceNorm flag is set ("+flagSpan("--nativeInstanceNorm")+"); TensorRT 10 imports it as the native normalization layer unless the plugin is asked for ("+flagSpan("--pluginInstanceNorm")+"), so an upgrade changes the kernels of every such layer (GroupNorm exported as Reshape + InstanceNormalization included).")
 	if ver == "" {
 		ev = append(ev, "The log names no TensorRT version, so which import this build used is not in it.")
 	}
@@ -754,4 +755,18 @@ func aloneTable(item *contract.OverviewItem, t *engine.ProfileTable) {
 	}
 	item.Title += "; the other rows and any other build's table are not in the paste"
 	item.Evidence = append(item.Evidence, "The folder holds no other build: comparing this engine with another (a Q/DQ build, another precision or version) needs that build's whole per-layer table beside this one's.")
+}
+
+// flagSpan names a trtexec option with the releases that accept it, from
+// the flag table: "trtexec --nativeInstanceNorm in TensorRT 8.6–9.3".
+func flagSpan(name string) string {
+	f, ok := trtexecflags.Lookup(name)
+	if !ok {
+		return "trtexec " + name
+	}
+	r := f.Span()
+	if r.Hi.IsZero() {
+		return fmt.Sprintf("trtexec %s from TensorRT %s", name, r.Lo)
+	}
+	return fmt.Sprintf("trtexec %s in TensorRT %s", name, r)
 }

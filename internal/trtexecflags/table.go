@@ -123,6 +123,20 @@ func (f *Flag) In(v Version) bool {
 	return true
 }
 
+// Span is the releases from the option's first to its last (zero Hi
+// while it is still accepted), for advice that says when it exists.
+func (f *Flag) Span() Range {
+	r := Range{Lo: f.Added}
+	if !f.Removed.IsZero() {
+		for _, v := range Releases {
+			if v.Less(f.Removed) {
+				r.Hi = v
+			}
+		}
+	}
+	return r
+}
+
 // Value returns how release v reads the option's value.
 func (f *Flag) Value(v Version) ValueSpec {
 	spec := ValueSpec{Kind: Switch}
@@ -292,8 +306,13 @@ var table = []Flag{
 	{Name: "--minTiming", Added: V(7, 0), Removed: V(10, 0), Values: vals(Int)},
 	{Name: "--model", Added: V(7, 0), Removed: V(9, 0), Values: vals(Text), Instead: "Caffe models are no longer supported; convert to ONNX and use --onnx"},
 	{Name: "--monitorMemory", Added: V(10, 6)},
-	{Name: "--nativeInstanceNorm", Added: V(9, 0), Removed: V(10, 0), Instead: "native InstanceNorm is the default from 10.0 (--pluginInstanceNorm selects the plugin)"},
-	{Name: "--ni", Added: V(9, 0), Removed: V(10, 0), Instead: "native InstanceNorm is the default from 10.0 (--pluginInstanceNorm selects the plugin)"},
+	// --nativeInstanceNorm/--ni: not in the v8.6.0/v8.6.1 tags (May 2023)
+	// of NVIDIA/TensorRT, added to the 8.6.1 samples by "Mass integration
+	// for 23.08 release" (commit 0c672f03, NvInferVersion.h 8.6.1, whose
+	// build options print "ONNX Native InstanceNorm"; 8.6 console logs
+	// print that line), kept through 9.3, gone in v10.0.0.
+	{Name: "--nativeInstanceNorm", Added: V(8, 6), Removed: V(10, 0), Instead: "native InstanceNorm is the default from 10.0 (--pluginInstanceNorm selects the plugin)"},
+	{Name: "--ni", Added: V(8, 6), Removed: V(10, 0), Instead: "native InstanceNorm is the default from 10.0 (--pluginInstanceNorm selects the plugin)"},
 	{Name: "--noBuilderCache", Added: V(7, 1)},
 	{Name: "--noCompilationCache", Added: V(9, 0)},
 	{Name: "--noCudaGraph", Added: V(11, 0)},

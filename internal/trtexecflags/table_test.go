@@ -20,6 +20,7 @@ func TestSupportedPerRelease(t *testing.T) {
 		{"--uff", V(8, 6), true}, {"--uff", V(9, 0), false}, {"--uff", V(10, 0), false},
 		{"--deploy", V(8, 6), true}, {"--deploy", V(9, 0), false},
 		{"--model", V(8, 6), true}, {"--model", V(9, 0), false},
+		{"--nativeInstanceNorm", V(8, 5), false}, {"--nativeInstanceNorm", V(8, 6), true}, {"--ni", V(8, 6), true}, {"--nativeInstanceNorm", V(9, 3), true}, {"--nativeInstanceNorm", V(10, 0), false},
 		{"--saveEngine", V(7, 0), true}, {"--loadEngine", V(11, 1), true},
 		{"--fp16", V(7, 0), true}, {"--fp16", V(10, 16), true}, {"--fp16", V(11, 0), false},
 		{"--int8", V(10, 16), true}, {"--int8", V(11, 0), false},
@@ -187,5 +188,23 @@ func TestFlags(t *testing.T) {
 	}
 	if _, ok := Lookup("--tf32"); ok {
 		t.Error("Lookup(--tf32) found an option that never existed")
+	}
+}
+
+// TestFlagSpan: a flag's span runs from its first release to the last
+// release before its removal.
+func TestFlagSpan(t *testing.T) {
+	for _, tc := range []struct{ flag, want string }{
+		{"--nativeInstanceNorm", "8.6–9.3"},
+		{"--pluginInstanceNorm", "10.0 or newer"},
+		{"--uff", "7.0–8.6"},
+	} {
+		f, ok := Lookup(tc.flag)
+		if !ok {
+			t.Fatalf("%s not in the table", tc.flag)
+		}
+		if got := f.Span().String(); got != tc.want {
+			t.Errorf("%s span %s, want %s", tc.flag, got, tc.want)
+		}
 	}
 }
