@@ -47,14 +47,14 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 	d.ModelComponents = id.components
 
 	var given *contract.Device
+	from := opt.GPUFrom
+	if from == "" {
+		from = "GPU option"
+	}
 	if opt.GPU != "" {
 		f, err := gpu.Named(opt.GPU)
 		if err != nil {
 			return nil, nil, fmt.Errorf("analyze: the GPU given: %w", err)
-		}
-		from := opt.GPUFrom
-		if from == "" {
-			from = "GPU option"
 		}
 		given = contractDevice(f, from, []string{"the files name no GPU: these are the facts of the GPU given for the analysis"}, 0)
 	}
@@ -63,6 +63,11 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 		r, mi := analyzeBackend(b, src.Backend(i), scope, id, given)
 		d.Results = append(d.Results, r)
 		ins[i] = mi
+	}
+	if given != nil {
+		if err := checkGivenGPU(d.Results, ins, from); err != nil {
+			return nil, nil, err
+		}
 	}
 	fillPredictions(d.Results, ins)
 	siblings := make([]*contract.Backend, len(d.Results))

@@ -19,8 +19,11 @@ import (
 // built for. nil layers without detailed layer info.
 type modelInput struct {
 	layers []costmodel.Layer
-	arch   int     // e.g. 86 for sm86 kernels; 0 when no tactic names one
-	flops  float64 // the convolutions' and GEMMs' arithmetic, summed
+	arch   int // e.g. 86 for sm86 kernels; 0 when no tactic names one
+	// archFrom is the tactic whose name gave arch (a lower bound on the
+	// GPU's compute capability: kernels for sm_XY need X.Y or newer).
+	archFrom string
+	flops    float64 // the convolutions' and GEMMs' arithmetic, summed
 	// shadow are a layer_only backend's records, one per layer, for the
 	// rules to read with predicted times; never stored.
 	shadow []contract.Record
@@ -30,14 +33,16 @@ func newModelInput(ls []engine.Layer, facts []layerfacts.Facts) modelInput {
 	mi := modelInput{layers: make([]costmodel.Layer, len(ls))}
 	for i := range ls {
 		mi.layers[i] = costmodel.FromLayer(&ls[i], &facts[i])
-		mi.arch = max(mi.arch, layerfacts.SMVersion(ls[i].TacticName))
+		if v := layerfacts.SMVersion(ls[i].TacticName); v > mi.arch {
+			mi.arch, mi.archFrom = v, ls[i].TacticName
+		}
 		mi.flops += mi.layers[i].FLOPs
 	}
 	// Kernel names also spell the architecture as a word ("ampere_…",
 	// "turing_…", "volta_…").
 	for i := range facts {
 		if v := archWord(facts[i].GPUArch); v > mi.arch {
-			mi.arch = v
+			mi.arch, mi.archFrom = v, ls[i].TacticName
 		}
 	}
 	return mi

@@ -37,18 +37,22 @@ func TestGPUOption(t *testing.T) {
 	if b.Device != nil || b.Prediction == nil || b.Prediction.DeviceSource != contract.PredictionDeviceDefault || b.Prediction.ErrorPct != costmodel.ErrorPctDefaultGPU {
 		t.Fatalf("no GPU: device %+v, prediction %+v; want a default with the %g %% band", b.Device, b.Prediction, costmodel.ErrorPctDefaultGPU)
 	}
-	d, err = analyze("Tesla T4")
+	d, err = analyze("NVIDIA A100")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b = d.Results[0]
-	if b.Device == nil || b.Device.Name != "Tesla T4" || b.Device.Source != "test option" || b.Device.SMCount == nil || *b.Device.SMCount != 40 {
-		t.Fatalf("device %+v, want the T4 of the GPU table from the option", b.Device)
+	if b.Device == nil || b.Device.Name != "NVIDIA A100" || b.Device.Source != "test option" || b.Device.SMCount == nil || *b.Device.SMCount != 108 {
+		t.Fatalf("device %+v, want the A100 of the GPU table from the option", b.Device)
 	}
-	if p := b.Prediction; p.Device != "Tesla T4" || p.DeviceSource != contract.PredictionDeviceOwn || p.ErrorPct != costmodel.ErrorPct {
-		t.Errorf("prediction for %s (%s, ± %g %%), want the T4 as the backend's device, ± %g %%", p.Device, p.DeviceSource, p.ErrorPct, costmodel.ErrorPct)
+	if p := b.Prediction; p.Device != "NVIDIA A100" || p.DeviceSource != contract.PredictionDeviceOwn || p.ErrorPct != costmodel.ErrorPct {
+		t.Errorf("prediction for %s (%s, ± %g %%), want the A100 as the backend's device, ± %g %%", p.Device, p.DeviceSource, p.ErrorPct, costmodel.ErrorPct)
 	}
 	if _, err := analyze("Radeon RX 7900"); !errors.Is(err, gpu.ErrUnknown) {
 		t.Errorf("unknown GPU: %v, want gpu.ErrUnknown", err)
+	}
+	// The generated kernels are sm80 ones: a Turing GPU cannot run them.
+	if _, err := analyze("Tesla T4"); !errors.Is(err, ErrGPUContradicted) {
+		t.Errorf("T4 for sm80 kernels: %v, want ErrGPUContradicted", err)
 	}
 }

@@ -52,6 +52,8 @@ var (
 	dataAdvice = advice{discover.ErrFolderGiven, "files with --data, the folder as FOLDER without --data"}
 	// baselineAdvice: --baseline names no usable backend.
 	baselineAdvice = advice{compare.ErrUnknownBaseline, "with --baseline LABEL, or without --baseline"}
+	// gpuAdvice: --gpu names a GPU the backends' files prove wrong.
+	gpuAdvice = advice{analysis.ErrGPUContradicted, "omit --gpu, or give --gpu NAME of the GPU the engines were built on"}
 	// reportDirAdvice: package's --report-dir is taken, or the report's
 	// parent folder is not writable.
 	reportDirAdvice = []advice{

@@ -156,7 +156,7 @@ it could not run (missing folder, unreadable input, unwritable --output).`,
 				err = out.Commit()
 			}
 			if err != nil {
-				return cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
+				return cannotRun("analyze: %w", withAdvice(err, baselineAdvice, gpuAdvice))
 			}
 			if out != nil || isFD {
 				fmt.Fprintln(c.ErrOrStderr(), verdictLine(output, d))

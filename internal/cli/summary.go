@@ -94,7 +94,7 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 	}
 	d, err := analyzeScope(sc, sf.options())
 	if err != nil {
-		return nil, cannotRun("analyze: %w", withAdvice(err, baselineAdvice))
+		return nil, cannotRun("analyze: %w", withAdvice(err, baselineAdvice, gpuAdvice))
 	}
 	return d, nil
 }

@@ -96,6 +96,9 @@ func TestSummaryGPU(t *testing.T) {
 	wantError(t, code, errs, ExitCannotRun, "--gpu", `"Radeon RX 7900"`, "known:", "rtx 3060 laptop", "a10g")
 	code, _, errs = run(t, "analyze", dir, "--gpu", "nope")
 	wantError(t, code, errs, ExitCannotRun, "--gpu", "known:")
+	// The generated kernels are sm80 ones: a 6.1 GPU cannot have run them.
+	code, _, errs = run(t, "summary", dir, "--gpu", "GTX 1080")
+	wantError(t, code, errs, ExitCannotRun, "contradict the GPU given", "sm_80 cannot run on a 6.1 GPU", "omit --gpu, or give --gpu NAME")
 	data := filepath.Join(t.TempDir(), "analyze-data.json")
 	if code, _, errs := run(t, "analyze", dir, "--output", data); code != ExitOK {
 		t.Fatalf("analyze: exit %d, %s", code, errs)
