@@ -60,7 +60,7 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 	}
 	ins := make([]modelInput, len(scope.Backends))
 	for i, b := range scope.Backends {
-		r, mi := analyzeBackend(b, src.Backend(i), scope, id, given)
+		r, mi := analyzeBackend(b, src.Backend(i), scope, id, given, opt.Run)
 		d.Results = append(d.Results, r)
 		ins[i] = mi
 	}

@@ -34,7 +34,7 @@ func newBackend(b discover.Backend) contract.Backend {
 
 // analyzeBackend runs the integrity gate on one backend's parsed inputs and, when it
 // passes, the timing analysis. Problems are messages, never Go errors.
-func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity, given *contract.Device) (contract.Backend, modelInput) {
+func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope, id identity, given *contract.Device, run int) (contract.Backend, modelInput) {
 	// A log's per-layer table and layer information lines stand for the
 	// files the backend lacks (see logsource.go).
 	if in.ProfileLog != "" {
@@ -58,7 +58,17 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 	layerMissing := b.LayerPath == "" || in.LayerInfoErr != nil || in.LayerInfo.NamesOnly || len(in.LayerInfo.Layers) == 0
 	var concatCode, concatText, concatSuffix string
 	analysedRun := 0
-	if layerMissing && in.FirstProfile != nil {
+	if k, n := run, len(in.ProfileRuns); k > 0 && n > 1 && in.FirstProfile != nil {
+		// The run asked for (Options.Run), when the file has it.
+		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.ProfileErr)
+		if k > n {
+			k = 1
+			concatSuffix = fmt.Sprintf("; run %d was asked for but the file holds %d runs, so run 1 is analysed", run, n)
+		} else {
+			concatSuffix = fmt.Sprintf("; run %d of %d is analysed, as asked; the runs table lists them all", k, n)
+		}
+		in.Profile, in.ProfileErr, analysedRun = in.ProfileRuns[k-1], nil, k
+	} else if layerMissing && in.FirstProfile != nil {
 		concatCode, concatText = readError(sideProfile, b.ProfilePath, in.ProfileErr)
 		concatSuffix = "; without layer info the first run is analysed on its own"
 		in.Profile, in.ProfileErr, analysedRun = in.FirstProfile, nil, 1

@@ -27,6 +27,11 @@ type Options struct {
 	// GPUFrom says where GPU came from (a command line passes the flag);
 	// it is recorded as the device's source, "GPU option" when empty.
 	GPUFrom string
+	// Run selects, in a profile file of several runs (runs appended to one
+	// file, as a batch sweep writes them), the run to analyse layer by
+	// layer (1-based; the runs table lists them all). 0 analyses the run
+	// whose layer names match the layer info, or the first without it.
+	Run int
 }
 
 // ToolName is the name written into analyze-data.json's tool field.

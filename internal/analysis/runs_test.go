@@ -2,12 +2,16 @@ package analysis
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/discover"
+	"github.com/trtperf/trtperf/internal/load"
 )
 
 // When layer info sits beside a profile file of several runs and a log of
@@ -91,6 +95,57 @@ func TestConcatenatedTimesFollowTheAnalysedRun(t *testing.T) {
 	for _, m := range b.Validation.Messages {
 		if strings.Contains(m.Message, "end-to-end latency is left out") {
 			t.Errorf("still warns: %s", m.Message)
+		}
+	}
+}
+
+// Options.Run analyses the run asked for of a file of several runs: its
+// records, its measured time and the runs table's mark follow it; a run
+// the file does not hold falls back to the first and says so.
+func TestRunOption(t *testing.T) {
+	dir := filepath.Join(corpustest.Dir(t, corpustest.Companions), "jetson-trt7-googlenet-int8-batch-sweep-concat")
+	analyse := func(run int) *contract.Backend {
+		sc, err := discover.Folder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := AnalyzeParsed(sc, load.Source(sc), Options{Run: run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !keepsContract(t, d) {
+			t.FailNow()
+		}
+		return &d.Results[0]
+	}
+	analysed := func(b *contract.Backend) int {
+		for _, r := range b.Runs {
+			if r.Analysed {
+				return r.Run
+			}
+		}
+		return 0
+	}
+	for _, c := range []struct{ run, want int }{{0, 1}, {7, 7}, {3, 3}, {9, 1}} {
+		b := analyse(c.run)
+		if got := analysed(b); got != c.want {
+			t.Errorf("--run %d: run %d marked analysed, want %d", c.run, got, c.want)
+			continue
+		}
+		row := b.Runs[c.want-1]
+		sum := 0.0
+		for _, r := range b.Records {
+			sum += r.AvgMs
+		}
+		if row.LayerSumMs == nil || math.Abs(sum-*row.LayerSumMs) > 1e-6*sum {
+			t.Errorf("--run %d: records sum to %v ms, the runs table's run %d %v", c.run, sum, c.want, row.LayerSumMs)
+		}
+		said := false
+		for _, m := range b.Validation.Messages {
+			said = said || strings.Contains(m.Message, "was asked for but the file holds 7 runs")
+		}
+		if said != (c.run > 7) {
+			t.Errorf("--run %d: says the run is missing %v, want %v", c.run, said, c.run > 7)
 		}
 	}
 }

@@ -90,6 +90,7 @@ var messageAdvice = []struct{ code, text string }{
 	{"layer_info_" + dump.CodeTooLarge, "if it is a dump and the memory is there, raise the limit with --max-input-bytes BYTES"},
 	{"profile_" + dump.CodeTooLarge, "if it is a dump and the memory is there, raise the limit with --max-input-bytes BYTES"},
 	{analysis.CodeMissingLayerInfo, "if its layer info lies under another name, give both files: --data LAYERS PROFILE"},
+	{"profile_" + dump.CodeConcatenated, "to analyse another of its runs layer by layer, add --run N (1-based, as the runs table numbers them)"},
 }
 
 // adviceForCode returns the flag advice for a message code, "" for none.

@@ -33,6 +33,7 @@ type scopeFlags struct {
 	modelName string
 	baseline  string
 	gpu       string
+	run       int
 }
 
 // gpuFlag is recorded in analyze-data.json as the source of the device
@@ -45,7 +46,7 @@ const gpuHint = "give the GPU the engines ran on with --gpu NAME (e.g. --gpu 'RT
 
 // options are the analysis options the flags set.
 func (s *scopeFlags) options() analysis.Options {
-	return analysis.Options{ModelName: s.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: s.baseline, GPU: s.gpu, GPUFrom: gpuFlag}
+	return analysis.Options{ModelName: s.modelName, ModelNameFrom: modelNameFlag, ToolVersion: ToolVersion(), Baseline: s.baseline, GPU: s.gpu, GPUFrom: gpuFlag, Run: s.run}
 }
 
 func (s *scopeFlags) add(c *cobra.Command) {
@@ -54,11 +55,15 @@ func (s *scopeFlags) add(c *cobra.Command) {
 	_ = c.Flags().MarkHidden("data-profile")
 	c.Flags().StringVar(&s.modelName, "model-name", "", "model name to record (wins over names inferred from configs, folder and file names)")
 	c.Flags().StringVar(&s.baseline, "baseline", "", "label every backend is compared against in the comparison section (default: the fastest)")
+	c.Flags().IntVar(&s.run, "run", 0, "for a profile file of several runs appended to one file (e.g. a batch sweep), the run to analyse layer by layer, 1-based (default: the run matching the layer info, else the first)")
 	c.Flags().StringVar(&s.gpu, "gpu", "", "GPU the engines ran on, for backends whose files name none: the cost model predicts and prices for it instead of a default (a name of trtperf's GPU table, e.g. 'RTX 3060 Laptop', 'A10G', 'Orin Nano')")
 }
 
 // scope resolves the command's inputs: one folder, or --data pairs.
 func (s *scopeFlags) scope(args []string) (*discover.Scope, error) {
+	if s.run < 0 {
+		return nil, cannotRun("--run %d: runs are numbered from 1 (the runs table of summary lists them)", s.run)
+	}
 	if s.gpu != "" {
 		if _, err := gpu.Named(s.gpu); err != nil {
 			return nil, cannotRun("--gpu: %v", err)

@@ -81,6 +81,9 @@ func summaryData(sf *scopeFlags, args []string) (*contract.AnalyzeData, error) {
 			if sf.gpu != "" {
 				return nil, cannotRun("--gpu names the GPU for an analysis of dumps, and %s is an analysis already made; analyse the dumps again with it: trtperf analyze FOLDER --gpu %s --output %s", args[0], trtexecflags.ShellQuote(sf.gpu), trtexecflags.ShellQuote(args[0]))
 			}
+			if sf.run != 0 {
+				return nil, cannotRun("--run picks a run of a profile file of several runs when dumps are analysed, and %s is an analysis already made; analyse the dumps again with it: trtperf analyze FOLDER --run %d --output run%d.json", args[0], sf.run, sf.run)
+			}
 			d, err := readValid(args[0])
 			if err != nil {
 				return nil, err

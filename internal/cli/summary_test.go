@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/corpustest"
 )
 
 // --name-width 0 prints layer names whole; the default elides the middle
@@ -105,4 +107,30 @@ func TestSummaryGPU(t *testing.T) {
 	}
 	code, _, errs = run(t, "summary", data, "--gpu", "a10g")
 	wantError(t, code, errs, ExitCannotRun, "--gpu", "trtperf analyze FOLDER --gpu a10g")
+}
+
+// --run N reads run N of a profile file of several runs layer by layer,
+// and the concatenation warning's hint names the flag; a negative run and
+// an analysis already made are refused with what to do.
+func TestSummaryRun(t *testing.T) {
+	dir := filepath.Join(corpustest.Dir(t, corpustest.Companions), "jetson-trt7-googlenet-int8-batch-sweep-concat")
+	code, _, errs := run(t, "summary", dir)
+	if code != ExitOK || !strings.Contains(errs, "add --run N") {
+		t.Fatalf("exit %d; want the --run hint on stderr: %q", code, errs)
+	}
+	code, out, errs := run(t, "summary", dir, "--run", "7")
+	if code != ExitOK {
+		t.Fatalf("--run 7: exit %d, %s", code, errs)
+	}
+	if !regexp.MustCompile(`(?m)^ +7 +batch 128 .*analysed$`).MatchString(out) || !strings.Contains(out, "run 7 of 7 is analysed, as asked") {
+		t.Errorf("--run 7: run 7 is not the analysed one:\n%s", out)
+	}
+	code, _, errs = run(t, "summary", dir, "--run", "-1")
+	wantError(t, code, errs, ExitCannotRun, "--run -1", "numbered from 1")
+	data := filepath.Join(t.TempDir(), "analyze-data.json")
+	if code, _, errs := run(t, "analyze", dir, "--output", data); code != ExitOK {
+		t.Fatalf("analyze: exit %d, %s", code, errs)
+	}
+	code, _, errs = run(t, "summary", data, "--run", "2")
+	wantError(t, code, errs, ExitCannotRun, "--run", "trtperf analyze FOLDER --run 2")
 }
