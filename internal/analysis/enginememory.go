@@ -114,6 +114,9 @@ func engineMemory(ls []engine.Layer, g *graph.Graph, io []engine.IOTensor, decla
 			Name: s.t.Name, Bytes: s.bytes, Dimensions: slices.Clone(s.t.Dims), Format: s.t.Format, Producer: s.producer,
 		})
 	}
+	if !m.WeightsListed() && len(ls) > 0 {
+		m.Notes = append(m.Notes, "no layer lists its weights (the layer info holds no weights blobs), so the weights are unknown: weights_bytes 0 is not a measurement")
+	}
 	if constants > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d tensor(s) that no layer writes and the engine's I/O does not declare are read as constants and counted as weights", constants))
 	}

@@ -566,6 +566,12 @@ type Memory struct {
 	Notes             []string `json:"notes"`
 }
 
+// WeightsListed reports whether some layer lists a weights blob, so that
+// weights_bytes is a sum and not an absence: layers that list none (a
+// verbose build log's layer lines, names-only layer info) leave the
+// weights unknown, not 0 B.
+func (m *Memory) WeightsListed() bool { return m.WeightLayers > 0 || m.WeightsUnknown > 0 }
+
 // Activation is one tensor between layers with its size in its format
 // (vectorized formats pad the channel dimension).
 type Activation struct {

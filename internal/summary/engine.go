@@ -96,7 +96,10 @@ func memoryLine(m *contract.Memory, nameWidth int) string {
 	if m == nil {
 		return ""
 	}
-	s := fmt.Sprintf("memory weights %s in %d layers", bytesText(m.WeightsBytes), m.WeightLayers)
+	s := "memory weights unknown (no layer lists its weights)"
+	if m.WeightsListed() {
+		s = fmt.Sprintf("memory weights %s in %d layers", bytesText(m.WeightsBytes), m.WeightLayers)
+	}
 	if m.WeightsUnknown > 0 {
 		s += fmt.Sprintf(" (+%d blobs of unknown size)", m.WeightsUnknown)
 	}
