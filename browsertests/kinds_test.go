@@ -261,7 +261,47 @@ func expectedHeadline(b *contract.Backend) (float64, bool) {
 	if e := tm.EndToEnd; e != nil && e.MedianMs > 0 {
 		return e.MedianMs, true
 	}
+	// A partial table: the layer sum its rows' percentages imply.
+	if d := b.Diagnosis; d != nil && d.ReferenceSource == "layer_sum" && d.LayerSumMs > tm.AverageInferenceMs*1.01 {
+		return d.LayerSumMs, false
+	}
 	return tm.AverageInferenceMs, false
+}
+
+// TestPartialTableHeadline: a pasted fragment of a per-layer table is not
+// the engine's time: the How fast card shows the layer sum its rows'
+// percentages imply (as the summary prices on), marked approximate, and
+// says what the rows read sum to.
+func TestPartialTableHeadline(t *testing.T) {
+	root := corpustest.IssuesDir(t, corpustest.Reports)
+	cases := []string{"issue-pytorch-tensorrt-3715-prelu-converter-extra-layers", "issue-nvidia-tensorrt-1293-qat-slower-than-ptq-residual-without-qdq"}
+	dirs, data := packageCorpus(t, root, cases)
+	p := newPage(t, 120*time.Second)
+	checked := 0
+	for i, c := range cases {
+		for bi := range data[i].Results {
+			b := &data[i].Results[bi]
+			d := b.Diagnosis
+			if b.Timing == nil || d == nil || d.LayerSumMs <= b.Timing.AverageInferenceMs*1.01 {
+				continue
+			}
+			checked++
+			p.openBackend(t, fileURL(dirs[i]), b.Label)
+			if got := parseFloat(t, p.attr(t, "#latency", "data-value")); math.Abs(got-d.LayerSumMs) > 1e-9*math.Max(1, d.LayerSumMs) {
+				t.Errorf("%s %s: headline %v ms, want the implied layer sum %v (rows read %v)", c, b.Label, got, d.LayerSumMs, b.Timing.AverageInferenceMs)
+			}
+			if txt := p.textOf(t, "#latency-value"); !strings.HasPrefix(txt, "≈") {
+				t.Errorf("%s %s: headline %q is not marked approximate", c, b.Label, txt)
+			}
+			if src := p.textOf(t, "#latency-source"); !strings.Contains(src, "partial table") {
+				t.Errorf("%s %s: source %q does not say the table is partial", c, b.Label, src)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no partial table among the cases")
+	}
+	noJSErrors(t, p)
 }
 
 // TestProfileOnlyReport is issue 23 item 1 for profile_only backends: a

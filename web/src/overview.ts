@@ -17,6 +17,8 @@ export interface Latency {
   measured: boolean;
   /** sum of profiled layer averages (null without timing) */
   layerSum: number | null;
+  /** true when ms is the layer sum a partial table's percentages imply */
+  implied?: boolean;
 }
 
 function num(v: unknown): number | null {
@@ -44,6 +46,13 @@ export function latencyOf(b: Backend, timed: boolean): Latency {
   if (d && num(d.reference_ms) !== null && d.reference_source && d.reference_source !== "layer_sum" && d.reference_source !== "predicted") {
     return { ms: d.reference_ms!, source: `measured: ${d.reference_source.replace(/_/g, " ")}`, measured: true, layerSum };
   }
+  // A pasted fragment of a per-layer table: its rows' sum is not the
+  // engine's; the layer sum their percentages imply is (as the summary's
+  // "priced on" line says).
+  const implied = d ? num(d.layer_sum_ms) : null;
+  if (d && d.reference_source === "layer_sum" && layerSum !== null && implied !== null && implied > layerSum * 1.01) {
+    return { ms: implied, source: `layer sum the rows' percentages imply: the rows read (a partial table) sum to ${fmtMs(layerSum)} (no measured latency in the dumps)`, measured: false, layerSum, implied: true };
+  }
   return { ms: layerSum, source: layerSum === null ? "no timing" : "sum of profiled layer averages (no measured latency in the dumps)", measured: false, layerSum };
 }
 
@@ -67,7 +76,7 @@ export function latencyPanel(b: Backend, view: BackendView, timed: boolean): HTM
     appendFacts(sec, b, view, timed);
     return sec;
   }
-  const big = h("div", { class: "big-number", id: "latency-value", text: lat.ms === null ? "—" : fmtMs(lat.ms) });
+  const big = h("div", { class: "big-number", id: "latency-value", text: lat.ms === null ? "—" : (lat.implied ? "≈ " : "") + fmtMs(lat.ms) });
   sec.appendChild(big);
   if (lat.ms !== null) sec.dataset.value = String(lat.ms);
   sec.dataset.measured = lat.measured ? "1" : "0";

@@ -132,6 +132,7 @@ export interface FindingPrice {
 export interface DiagnosisRef {
   reference_ms?: number | null;
   reference_source?: string;
+  layer_sum_ms?: number | null;
 }
 
 export interface DetailChunk { layers: Layer[]; records: (Rec | null)[] }
