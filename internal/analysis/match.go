@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/engine"
@@ -159,7 +160,7 @@ func (m matchResult) describe(layers []engine.Layer, recs []engine.ProfileRecord
 			fmt.Fprintf(&b, " (closest profile record: %q)", shorten(c, 120))
 		}
 	}
-	b.WriteString(". Export the layer info and the profile from the same engine build (trtexec --loadEngine=E --exportLayerInfo=L --exportProfile=P --profilingVerbosity=detailed)")
+	b.WriteString(". Export the layer info and the profile from the same engine build: " + trtexecflags.LayerInfoAdvice("L", "P", withLayerInfo))
 	return b.String()
 }
 

@@ -62,7 +62,7 @@ func layerInfoHint(label string, rel release) string {
 				who, label, label)
 		}
 	}
-	return fmt.Sprintf("export it from the same engine with trtexec --loadEngine=ENGINE --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json (or, when the layer info lies under another name, analyse the two files together as one backend); meanwhile the profile alone is analysed (profile_only)", label)
+	return trtexecflags.LayerInfoAdvice("layers_"+label+".json", "", rel.r) + "; or, when the layer info lies under another name, analyse the two files together as one backend; meanwhile the profile alone is analysed (profile_only)"
 }
 
 // fillProfileOnly gives a backend without usable layer info the timing its

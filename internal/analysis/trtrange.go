@@ -22,6 +22,13 @@ var newestBefore11 = func() trtexecflags.Version {
 	return v
 }()
 
+// withLayerInfo is the releases that export layer info at all: those of
+// trtexec --exportLayerInfo (IEngineInspector came with it).
+var withLayerInfo = func() trtexecflags.Range {
+	f, _ := trtexecflags.Lookup("--exportLayerInfo")
+	return trtexecflags.Range{Lo: f.Added}
+}()
+
 // rangeFact is one format fact and the releases it allows.
 type rangeFact struct {
 	r    trtexecflags.Range
@@ -43,7 +50,7 @@ func formatFacts(in *inputs.Backend, recs []engine.ProfileRecord) []rangeFact {
 	}
 	v := trtexecflags.V
 	if li := in.LayerInfo; li != nil {
-		add(v(8, 2), trtexecflags.Version{}, "the engine's layer info exists (IEngineInspector and trtexec --exportLayerInfo came with TensorRT 8.2)")
+		add(withLayerInfo.Lo, trtexecflags.Version{}, "the engine's layer info exists (IEngineInspector and trtexec --exportLayerInfo came with TensorRT 8.2)")
 		switch {
 		case li.IOTensorObjects:
 			add(v(11, 0), trtexecflags.Version{}, "the layer info declares \"I/O Tensors\" objects (TensorRT 11)")

@@ -57,9 +57,22 @@ func TestRangeFromTableLayout(t *testing.T) {
 			if r.Min != tc.min || max != tc.max {
 				t.Errorf("range %s–%s, want %s–%s", r.Min, max, tc.min, tc.max)
 			}
-			first := b.Validation.Messages[0].Message
+			first := ""
+			for _, m := range b.Validation.Messages {
+				if strings.Contains(m.Message, "no layer info") {
+					first = m.Message
+				}
+			}
+			if first == "" {
+				t.Fatalf("no 'no layer info' message: %+v", b.Validation.Messages)
+			}
 			if tc.max == "8.2" && strings.Contains(first, "--loadEngine=ENGINE --profilingVerbosity") {
 				t.Errorf("advice for 7.0–8.2 names 8.2-only flags as if they ran: %q", first)
+			}
+			// Verbosity is fixed at build: a --loadEngine export is advised
+			// only for an engine built detailed, a rebuild otherwise.
+			if tc.max != "8.2" && (!strings.Contains(first, "if the engine was built with --profilingVerbosity=detailed") || !strings.Contains(first, "otherwise rebuild")) {
+				t.Errorf("advice does not tell a detailed build from a default one: %q", first)
 			}
 		})
 	}
