@@ -27,7 +27,7 @@ func buildOf(t *testing.T, log string) *buildView {
 	if b == nil {
 		t.Fatal("no build facts")
 	}
-	v := &buildView{flags: strings.Join(b.PrecisionFlags, " "), tf32: "unknown", evidence: b.TF32Evidence}
+	v := &buildView{flags: strings.Join(b.PrecisionFlags, " "), tf32: "unknown", evidence: b.TF32Evidence, precisionFrom: b.PrecisionEvidence}
 	if b.Precision != nil {
 		v.precision = *b.Precision
 	}
@@ -40,7 +40,7 @@ func buildOf(t *testing.T, log string) *buildView {
 	return v
 }
 
-type buildView struct{ precision, flags, loaded, tf32, evidence string }
+type buildView struct{ precision, flags, loaded, tf32, evidence, precisionFrom string }
 
 const (
 	loadRun = `&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=model_int8.engine --iterations=100
@@ -82,8 +82,21 @@ func TestBuildFactsFromLogs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := buildOf(t, c.log)
-			ev := got.evidence
-			got.evidence = ""
+			ev, from := got.evidence, got.precisionFrom
+			got.evidence, got.precisionFrom = "", ""
+			// The precision cites the build run's "Precision:" line (line
+			// 3 of the build run, after the --loadEngine run's 9 lines when
+			// that comes first).
+			wantFrom := ""
+			if c.want.precision != "" {
+				wantFrom = "log_x.txt line 3: Precision: FP32"
+				if strings.HasPrefix(c.log, loadRun) {
+					wantFrom = "log_x.txt line 12: Precision: FP32"
+				}
+			}
+			if from != wantFrom {
+				t.Errorf("precision evidence %q, want %q", from, wantFrom)
+			}
 			if *got != c.want {
 				t.Errorf("build %+v, want %+v", *got, c.want)
 			}

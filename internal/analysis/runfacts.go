@@ -461,6 +461,7 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 			if b.Precision == nil {
 				if v, ok := engine.Opt(r.Build, "Precision"); ok && v != "" {
 					b.Precision, contributed = opt(v), true
+					b.PrecisionEvidence = precisionEvidence(s, v)
 				}
 			}
 		}
@@ -533,6 +534,17 @@ func buildFacts(runs []sourcedRun) *contract.Build {
 		}
 	}
 	return b
+}
+
+// precisionEvidence names where a build's "Precision" option v was read:
+// the log line that printed it, else the source file (build metadata).
+func precisionEvidence(s sourcedRun, v string) string {
+	for _, f := range s.r.Log.All(engine.FactPrecision) {
+		if f.Value == v {
+			return fmt.Sprintf("%s line %d: Precision: %s", s.file, f.Line, v)
+		}
+	}
+	return fmt.Sprintf("%s: build options Precision %s", s.file, v)
 }
 
 // tf32Facts answers the TF32 question from the build's own words: a

@@ -737,6 +737,10 @@ func (e enc) build(v *Build) {
 	e.OptStr(v.TensorRTVersion)
 	e.Key(false, "precision")
 	e.OptStr(v.Precision)
+	if v.PrecisionEvidence != "" {
+		e.Key(false, "precision_evidence")
+		e.Str(v.PrecisionEvidence)
+	}
 	e.Key(false, "precision_flags")
 	e.Strs(v.PrecisionFlags)
 	e.Key(false, "command")

@@ -446,6 +446,10 @@ type Build struct {
 	TensorRTVersion *string `json:"tensorrt_version"`
 	// Precision is trtexec's "Precision" build option ("FP32+FP16").
 	Precision *string `json:"precision"`
+	// PrecisionEvidence says where Precision comes from: the build log
+	// line ("build.log line 12: Precision: FP32") or the build metadata
+	// file; "" when Precision is null.
+	PrecisionEvidence string `json:"precision_evidence,omitempty"`
 	// PrecisionFlags are the precision flags of the command line (--fp16,
 	// --int8, --best, --stronglyTyped, ...) or, without a command line,
 	// the flags the Precision option implies.

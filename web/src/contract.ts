@@ -522,6 +522,8 @@ export interface Build {
   tf32_timed?: boolean;
   /** The log line or flag that answers tf32_timed. */
   tf32_evidence?: string;
+  /** Where precision comes from: the build log line (file and line) or the build metadata file that stated it. Absent when no source saw the build. */
+  precision_evidence?: string;
   /** The engine file a --loadEngine run loaded when no source saw the build: that run's Precision, shapes and options are trtexec's defaults, not how the engine was built, and are left out. Absent otherwise. */
   loaded_engine?: string;
   /** Log warnings that bear on performance. */
