@@ -159,7 +159,12 @@ func (v *pairView) reasons(aName, bName, measure string) []string {
 				add("%d matched layers write another output format", 1, d)
 			case v.al.A.recs[r.g.a[0]].Precision == "unknown" || v.al.B.recs[r.g.b[0]].Precision == "unknown" || v.al.A.recs[r.g.a[0]].Precision == "":
 				// A side without detailed layer info (profile_only, or
-				// predicted records): how the layers were built is unknown.
+				// predicted records): how the layers were built is unknown,
+				// unless both builds' facts state their precisions.
+				if note, ok := buildFactsNote(v, aName, bName); ok {
+					add("%d matched layers take different time — "+note, 1, d)
+					break
+				}
 				add("%d matched layers (build unknown without detailed layer info) take different time", 1, d)
 			case measure == contract.MeasurePredicted:
 				// Same build facts: the cost model sees other shapes or
@@ -297,6 +302,36 @@ func buildNote(v *pairView, aName, bName string) string {
 		return ""
 	}
 	return fmt.Sprintf(" — %s is %s build and %s %s build (precision of most compute time)", aName, article(pa), bName, article(pb))
+}
+
+// buildFactsNote says how the two builds were built when both sides'
+// build facts state their precision sets (layerfacts.BuildPrecision: a
+// build log's or TREx build metadata's "Precision", never a --loadEngine
+// run's defaults): "fp32 is an FP32 build, fp16 an FP16 build (from build
+// metadata)". ok is false when either is unknown.
+func buildFactsNote(v *pairView, aName, bName string) (string, bool) {
+	pa, okA := layerfacts.BuildPrecision(v.al.A.b.Build)
+	pb, okB := layerfacts.BuildPrecision(v.al.B.b.Build)
+	if !okA || !okB {
+		return "", false
+	}
+	logs := 0
+	for _, e := range []string{pa.Evidence, pb.Evidence} {
+		if strings.Contains(e, " line ") {
+			logs++
+		}
+	}
+	from := "build metadata"
+	switch logs {
+	case 2:
+		from = "the build logs"
+	case 1:
+		from = "build metadata and a build log"
+	}
+	if pa.Narrowest == pb.Narrowest {
+		return fmt.Sprintf("%s and %s are both %s builds (from %s)", bName, aName, pa.Narrowest, from), true
+	}
+	return fmt.Sprintf("%s is %s, %s %s (from %s)", bName, pb.Describe(), aName, pa.Describe(), from), true
 }
 
 // dominantPrecision is the precision of most compute-layer time.
