@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // precisionRank orders precisions by width; 0 for types that are no compute
@@ -67,34 +68,16 @@ const (
 	fromDominant = "dominant"    // the precision of most conv/GEMM time
 )
 
-// buildPrecision is the narrowest precision the build's own flags enable
-// (--int8/--best → INT8, --fp16 → FP16, ...); "" without build facts. A
-// --loadEngine run never contributes flags (see analysis' build facts).
+// buildPrecision is the narrowest reduced precision the build's own flags
+// enable (--int8/--best → INT8, --fp16 → FP16, ...); "" without build
+// facts or for an FP32 build. A --loadEngine run never contributes flags
+// (see analysis' build facts).
 func buildPrecision(b *contract.Backend) (string, string) {
-	if b.Build == nil {
+	bp, ok := layerfacts.BuildPrecision(b.Build)
+	if !ok || bp.Narrowest == layerfacts.FP32 {
 		return "", ""
 	}
-	best, flag := "", ""
-	for _, f := range b.Build.PrecisionFlags {
-		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
-		p := ""
-		switch strings.ToLower(name) {
-		case "fp16":
-			p = "FP16"
-		case "bf16":
-			p = "BF16"
-		case "int8", "best":
-			p = "INT8"
-		case "fp8":
-			p = "FP8"
-		case "int4", "fp4":
-			p = "FP4"
-		}
-		if p != "" && (best == "" || precisionRank(p) < precisionRank(best)) {
-			best, flag = p, f
-		}
-	}
-	return best, flag
+	return bp.Narrowest, bp.Flag
 }
 
 // int8Layers counts the timed compute layers that run in INT8.

@@ -72,8 +72,19 @@ func EvaluateProfileOnly(b *contract.Backend) (issues []contract.Finding, diag *
 		}
 		c.scale = c.ref / whole
 	}
-	for _, pc := range profileCauses(b, partial) {
-		f := c.recordFinding(pc)
+	causes := profileCauses(b, partial)
+	held := make([]bool, len(b.Records))
+	var fs []*contract.Finding
+	for _, pc := range causes {
+		fs = append(fs, c.recordFinding(pc))
+		for _, j := range pc.recs {
+			held[j] = true
+		}
+	}
+	if f := c.profileFP32Engine(held); f != nil {
+		fs = append(fs, f)
+	}
+	for _, f := range fs {
 		if partial {
 			f.Evidence = append(f.Evidence, fmt.Sprintf("The table holds %.1f%% of the engine's time (the rows read of a partial table): these records are priced on the engine's %.4f ms, and causes that need the whole table (what runs before the first computation) are not read.", b.Timing.PercentageSum, c.ref))
 		}

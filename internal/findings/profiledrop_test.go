@@ -14,10 +14,13 @@ import (
 
 // expertFirstCause is, per corpus backend whose layer names suffice, the
 // cause DIAGNOSIS.md names first, as the profile-only item that says it.
-// Backends whose first cause needs layer info (an FP32 build, a batch-1
-// GEMV, a sibling's measured gain) or that are clean get no cause item.
+// An FP32 build is read off its build facts (TREx build metadata), not
+// its names. Backends whose first cause needs layer info (a batch-1 GEMV,
+// a sibling's measured gain) or that are clean get no cause item.
 var expertFirstCause = map[string]string{
 	"trex-resnet18-a100-fp32-fp16/fp16":                      "input_prologue", // FP32→FP16 input reformat ~8 %
+	"trex-resnet18-a100-fp32-fp16/fp32":                      "fp32_engine",    // Precision FP32 in its build metadata
+	"trex-tf-resnet50-rtx3090/fp32":                          "fp32_engine",
 	"trex-resnet18-a100-qat/int8-qat":                        "qdq_placement",
 	"trex-resnet18-a100-qat/int8-qat-residual":               "input_quantize", // the graph-input QuantizeLinear
 	"trex-resnet18-a100-qat/int8-qat-residual-qgap":          "input_quantize",

@@ -35,7 +35,7 @@ var rules = []rule{
 		Eval:    evalGEMVBandwidth},
 	{ID: "fp32_engine", Title: "Built without reduced precision (FP32 engine)",
 		Meaning:   "The engine computes in FP32: convolutions and GEMMs cannot use FP16/INT8 tensor cores and memory-bound layers move twice the bytes.",
-		Price:     "a measured faster FP16/BF16 sibling build in the same folder when there is one; else the cost model's gain of FP16 on this GPU (no tensor-core speed-up where the GPU has no FP16 tensor cores, none at all on Pascal GP10x; price_basis model); else convolution/GEMM time × 0.6 and other compute × 0.45.",
+		Price:     "a measured faster FP16/BF16 sibling build in the same folder when there is one; else the cost model's gain of FP16 on this GPU (no tensor-core speed-up where the GPU has no FP16 tensor cores, none at all on Pascal GP10x; price_basis model); else convolution/GEMM time × 0.6 and other compute × 0.45. With a profile alone (profile_only), the build facts (a build log's Precision line or flags, TREx build metadata; never a --loadEngine run's defaults) must state an FP32 build: a measured sibling of the same work whose build allows FP16/INT8 prices it, else the compute records' measured time (kinds guessed from names) × 0.45 for convolution/GEMM where the GPU has TF32 tensor cores or is unknown (0.6 with FP16 tensor cores only, 0.3 on CUDA-core FP16; none on Pascal GP10x).",
 		Refuted:   "an FP16 build of the same model that is not faster, or accuracy requirements that forbid FP16.",
 		Eval:      evalFP32Engine,
 		NextCheck: "Rebuild with --fp16 (keep accuracy-critical layers in FP32 if needed) and compare latency and accuracy."},

@@ -258,7 +258,37 @@ func checkFindings(t *testing.T, b *contract.Backend, issues []contract.Finding,
 				t.Errorf("%s: layer or record %d takes no time", f.ID, l)
 			}
 		}
-		if profileOnly {
+		if profileOnly && f.ID == "fp32_engine" {
+			// From the build facts: the measured difference to a
+			// reduced-precision sibling, else the device's band on the
+			// convolution/GEMM records and the other band on the rest.
+			want := 0.0
+			switch f.PriceBasis {
+			case "sibling_measured":
+				want = m["sibling_gain_pct"] / 100 * diag.ReferenceMs
+			case contract.PriceGuessedKinds:
+				band, _, ok := fp32ProfileBand(back.Device)
+				if !ok {
+					t.Errorf("fp32_engine on a GPU without fast FP16")
+				}
+				bo := priceFactors["fp32_engine_other"]
+				if band == "fp32_engine_fp16_cuda_cores" {
+					bo = priceFactors[band]
+				}
+				for _, j := range f.Records {
+					x := priceFactors[band].est
+					if back.Records[j].LayerType == "Pooling" {
+						x = bo.est
+					}
+					want += back.Records[j].AvgMs * diag.ProfileScale * x
+				}
+			default:
+				t.Errorf("fp32_engine: price basis %q on a profile_only backend", f.PriceBasis)
+			}
+			if !near(f.RecoverableMs, min(want, diag.ReferenceMs), 1e-4) {
+				t.Errorf("fp32_engine: recoverable %v ms, recomputed %v (%s)", f.RecoverableMs, want, f.PriceBasis)
+			}
+		} else if profileOnly {
 			// Its price is the owned records' measured time × its rule's
 			// factor, on the reference's clock.
 			if f.PriceBasis != contract.PriceGuessedKinds {

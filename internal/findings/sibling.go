@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 )
 
 // sibling is a comparable backend and its time on a measure shared with the
@@ -36,11 +37,14 @@ type Kinship func(a, b *contract.Backend) (alignedPct float64, computeLayers int
 func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kinship) {
 	k := newKin(kin)
 	// A profile_only backend's findings are priced on guessed kinds and
-	// its precisions are unknown: whether a faster sibling's gain is a fix
-	// or an accuracy trade-off cannot be told, so it takes no sibling price
-	// and gives none (compare states the measured difference). A faster
-	// sibling still bounds its Q/DQ placement estimate from above, as it
-	// does with layer info.
+	// its layers' precisions are unknown: whether a faster sibling's gain
+	// is a fix or an accuracy trade-off cannot be told, so it takes no
+	// sibling_delta and gives none (compare states the measured
+	// difference). Two prices it does take: when its build facts state an
+	// FP32 build, its fp32_engine finding takes the measured difference to
+	// a sibling whose facts allow reduced precision (priceFP32BySibling);
+	// and a faster sibling bounds its Q/DQ placement estimate from above,
+	// as it does with layer info.
 	var priced, guessed []*contract.Backend
 	for _, b := range bs {
 		if b.Validation.AnalysisMode == contract.ModeProfileOnly {
@@ -53,6 +57,7 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue
 		}
+		priceFP32BySibling(b, bs, k)
 		if s, ok := bestSibling(b, bs, k); ok {
 			say, delta := siblingGain(b, s)
 			for i := range b.Issues {
@@ -60,9 +65,9 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 					boundBySibling(f, say, delta, b.Diagnosis.ReferenceMs)
 				}
 			}
-			rank(b.Issues)
-			resum(b)
 		}
+		rank(b.Issues)
+		resum(b)
 	}
 	bs = priced
 	for _, b := range bs {
@@ -169,13 +174,19 @@ func isFP32Build(b *contract.Backend) bool {
 	return false
 }
 
-// half: the build computes mostly in FP16/BF16 (from its precision breakdown).
+// half: the build computes mostly in FP16/BF16 (from its precision
+// breakdown), or, when its layers' precisions are unknown (profile_only),
+// its build facts allow FP16/BF16.
 func half(b *contract.Backend) bool {
 	best, bestMs := "", 0.0
 	for _, p := range b.PrecisionBreakdown {
 		if p.TimeMs > bestMs {
 			best, bestMs = p.Name, p.TimeMs
 		}
+	}
+	if precisionRank(best) == 0 {
+		bp, ok := layerfacts.BuildPrecision(b.Build)
+		return ok && bp.Half
 	}
 	return best == "FP16" || best == "BF16"
 }
@@ -228,13 +239,7 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 	for i := range b.Issues {
 		f := &b.Issues[i]
 		if f.ID == "fp32_engine" && half(s.b) {
-			f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(delta*0.9, 6), round(delta, 6), round(min(d.ReferenceMs, delta*1.1), 6)
-			f.PriceBasis = "sibling_measured"
-			f.PriceFactor = fmt.Sprintf("measured difference to the %q sibling build: (%.4f − %.4f) / %.4f × reference %.4f ms", s.b.Label, s.mine, s.their, s.mine, d.ReferenceMs)
-			f.Title = fmt.Sprintf("Built without reduced precision: the %s build in this folder is %.0f%% faster", s.b.Label, gain*100)
-			f.Evidence = append([]string{say}, f.Evidence...)
-			f.Metrics["sibling_gain_pct"] = round(gain*100, 3)
-			reshare(f, d.ReferenceMs)
+			fp32BySibling(f, b, s)
 			return
 		}
 	}
@@ -291,6 +296,21 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 	f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(rest*0.8, 6), round(rest, 6), round(rest, 6)
 	reshare(&f, d.ReferenceMs)
 	b.Issues = append(b.Issues, f)
+}
+
+// fp32BySibling prices an fp32_engine finding on the measured difference
+// to a reduced-precision sibling build.
+func fp32BySibling(f *contract.Finding, b *contract.Backend, s sibling) {
+	d := b.Diagnosis
+	gain := (s.mine - s.their) / s.mine
+	say, delta := siblingGain(b, s)
+	f.RecoverableLowMs, f.RecoverableMs, f.RecoverableHighMs = round(delta*0.9, 6), round(delta, 6), round(min(d.ReferenceMs, delta*1.1), 6)
+	f.PriceBasis = "sibling_measured"
+	f.PriceFactor = fmt.Sprintf("measured difference to the %q sibling build: (%.4f − %.4f) / %.4f × reference %.4f ms", s.b.Label, s.mine, s.their, s.mine, d.ReferenceMs)
+	f.Title = fmt.Sprintf("Built without reduced precision: the %s build in this folder is %.0f%% faster", s.b.Label, gain*100)
+	f.Evidence = append([]string{say}, f.Evidence...)
+	f.Metrics["sibling_gain_pct"] = round(gain*100, 3)
+	reshare(f, d.ReferenceMs)
 }
 
 // MetricSiblingBound is the issues[].metrics key of the measured

@@ -185,6 +185,13 @@ func evalFP32Engine(c *evaluation) *contract.Finding {
 	if t == 0 && m > 0 && c.ampereOrNewer(mm) {
 		f.Evidence = append(f.Evidence, "No convolution/GEMM uses TF32 tensor cores, although this GPU has them and TensorRT allows TF32 by default: "+c.tf32Answer()+" TF32 is the fallback lever only if accuracy rules out FP16.")
 	}
+	c.fp32Action(f)
+	return f
+}
+
+// fp32Action sets the action and next check of an fp32_engine finding in
+// the words of the tool that built the engine.
+func (c *evaluation) fp32Action(f *contract.Finding) {
 	// Not --best: it enables INT8 too, which without calibration data or
 	// Q/DQ nodes quantizes with placeholder scales.
 	f.Action = "Build with reduced precision: --fp16, keeping accuracy-critical layers in FP32 only if validation requires it."
@@ -201,7 +208,6 @@ func evalFP32Engine(c *evaluation) *contract.Finding {
 		f.Action = "Export the model with FP16 (or BF16) weights and activations: this TensorRT builds strongly typed networks, so the precision comes from the model."
 		f.NextCheck = "Re-export the model in FP16 (e.g. model.half() before ONNX export, or onnxconverter-common float16), rebuild and compare latency and accuracy."
 	}
-	return f
 }
 
 // ampereOrNewer: the device is known to have TF32 tensor cores (compute

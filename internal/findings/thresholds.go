@@ -48,6 +48,10 @@ var priceFactors = map[string]band{
 	"fp32_engine_other":  {0.3, 0.45, 0.5},
 	// TF32 tensor cores → FP16: about 2× for the math.
 	"fp32_engine_tf32": {0.3, 0.45, 0.55},
+	// FP32 → FP16 on a GPU without FP16 tensor cores (Maxwell sm53,
+	// Pascal sm60/sm62): FP16 at twice the FP32 rate on CUDA cores halves
+	// the time at best.
+	"fp32_engine_fp16_cuda_cores": {0.15, 0.3, 0.5},
 	// An INT8 GEMM that stayed FP16 (Myelin skipped implicit quantization).
 	"int8_gemm_fp16": {0.2, 0.35, 0.5},
 	// A conv/GEMM on a CUDA-core tactic in a reduced-precision engine.
