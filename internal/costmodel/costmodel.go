@@ -240,12 +240,12 @@ func (d *Device) HasTC(p string) bool { return d.TC[tcKey(p)] > 0 }
 // FastFP16 reports whether the device computes FP16 at least at the FP32
 // rate (every GPU but Pascal GP10x, compute capability 6.1, where FP16 runs
 // at 1/64 of FP32 and TensorRT keeps FP32 kernels).
-func (d *Device) FastFP16() bool {
-	return !(d.CCMajor == 6 && d.CCMinor == 1) && !(d.CCMajor >= 0 && d.CCMajor < 5) && !(d.CCMajor == 5 && d.CCMinor != 3)
-}
+// An unknown compute capability counts as fast (gpu.FastFP16).
+func (d *Device) FastFP16() bool { return d.CCMajor < 0 || gpu.FastFP16(d.CCMajor, d.CCMinor) }
 
-// dp4a reports whether the device has INT8 dot products on CUDA cores.
-func (d *Device) dp4a() bool { return d.CCMajor > 6 || d.CCMajor == 6 && d.CCMinor >= 1 }
+// dp4a reports whether the device has fast INT8 on CUDA cores
+// (gpu.FastINT8).
+func (d *Device) dp4a() bool { return gpu.FastINT8(d.CCMajor, d.CCMinor) }
 
 func tcKey(p string) string {
 	if p == layerfacts.BF16 {

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -111,15 +112,56 @@ func TensorCorePrecisions(ccMajor, ccMinor int, noTC bool) []string {
 	return []string{"TF32", "FP16", "BF16", "INT8", "FP8", "FP4"}
 }
 
+// FastFP16 reports whether a GPU of compute capability major.minor
+// computes FP16 faster than FP32: with tensor cores (7.0 and later, GTX 16
+// included: twice FP32 on CUDA cores) or twice-rate FP16 units (5.3 Jetson
+// Nano, 6.0 P100, 6.2 Jetson TX2). Maxwell (5.0, 5.2) has no FP16
+// arithmetic and Pascal GP10x (6.1) runs it at 1/64 of FP32, so there
+// TensorRT keeps FP32 kernels and an FP16 build gains nothing.
+func FastFP16(major, minor int) bool {
+	return major >= 7 || major == 5 && minor == 3 || major == 6 && minor != 1
+}
+
+// FastINT8 reports whether a GPU of compute capability major.minor
+// computes INT8 faster than FP32: by DP4A (four INT8 products per FP32
+// slot) from 6.1, or INT8 tensor cores (7.2, 7.5 and 8.0 on). TensorRT's
+// support matrix gives no INT8 to 5.x, 6.0 (P100) or 6.2 (Jetson TX2).
+func FastINT8(major, minor int) bool {
+	return major >= 7 || major == 6 && minor == 1
+}
+
+// Offers names what a GPU computes faster than FP32 (tensor cores lists
+// its tensor-core precisions, as Facts.TensorCores), for advice: e.g.
+// "INT8 by DP4A at 4× the FP32 rate" on compute capability 6.1; "" when
+// nothing is faster.
+func Offers(major, minor int, tensorCores []string) string {
+	var out []string
+	if len(tensorCores) > 0 {
+		out = append(out, strings.Join(tensorCores, ", ")+" on tensor cores")
+	}
+	if FastFP16(major, minor) && !slices.Contains(tensorCores, "FP16") {
+		out = append(out, "FP16 at 2× the FP32 rate")
+	}
+	if FastINT8(major, minor) && !slices.Contains(tensorCores, "INT8") {
+		out = append(out, "INT8 by DP4A at 4× the FP32 rate")
+	}
+	return strings.Join(out, "; ")
+}
+
 // perSM are dense per-SM-per-clock rates of one architecture (BF16 runs at
 // the FP16 rate on every architecture that has it, Ampere and later).
 type perSM struct{ fp32, tf32, fp16, int8, fp8 float64 }
 
-// rates by compute capability (see the package comment for sources).
+// rates by compute capability (see the package comment for sources). The
+// CUDA-core FP16 rates are the CUDA C++ Programming Guide's arithmetic
+// instruction throughputs (16-bit floating-point multiply-add results per
+// clock per SM: 5.3 256, 6.0 128, 6.1 2, 6.2 256; two FLOP each): FP16 is
+// twice FP32 on Jetson Nano, P100 and Jetson TX2, and 1/64 of it on Pascal
+// GP10x (GeForce GTX 10, TITAN Xp, P4, P40).
 var rates = map[[2]int]perSM{
 	{5, 3}: {fp32: 256, fp16: 512},              // Maxwell Jetson Nano (2× FP16)
 	{6, 0}: {fp32: 128, fp16: 256},              // P100
-	{6, 1}: {fp32: 256, int8: 1024},             // Pascal GP10x (DP4A)
+	{6, 1}: {fp32: 256, fp16: 4, int8: 1024},    // Pascal GP10x: FP16 at 1/64 of FP32, INT8 by DP4A
 	{6, 2}: {fp32: 256, fp16: 512},              // Jetson TX2
 	{7, 0}: {fp32: 128, fp16: 1024},             // Volta: no INT8 tensor cores
 	{7, 2}: {fp32: 128, fp16: 1024, int8: 2048}, // Xavier

@@ -127,7 +127,7 @@ func TestCapabilities(t *testing.T) {
 		dla       int
 		fp16, fp8 bool // a peak is known
 	}{
-		{Device{Name: "NVIDIA GeForce GTX 1080", CCMajor: -1}, nil, ClassConsumer, 0, false, false},
+		{Device{Name: "NVIDIA GeForce GTX 1080", CCMajor: -1}, nil, ClassConsumer, 0, true, false}, // FP16 at 1/64 of FP32
 		{Device{Name: "NVIDIA GeForce GTX 1660 SUPER", CCMajor: 7, CCMinor: 5}, nil, ClassConsumer, 0, true, false},
 		{Device{Name: "Tesla T4", CCMajor: -1}, []string{"FP16", "INT8"}, ClassDataCentre, 0, true, false},
 		{Device{Name: "Tesla V100-SXM2-16GB", CCMajor: 7, CCMinor: 0}, []string{"FP16"}, ClassDataCentre, 0, true, false},
@@ -194,5 +194,53 @@ func TestNamed(t *testing.T) {
 	}
 	if n := Names(); len(n) != len(products) || n[0] != "h200" {
 		t.Errorf("Names() = %v", n)
+	}
+}
+
+// Which precisions a GPU computes faster than FP32, and the CUDA-core FP16
+// rate where it differs from the tensor-core one (CUDA C++ Programming
+// Guide throughput table: 2× FP32 on P100 and Jetson TX2, 1/64 on GP10x).
+func TestFastPaths(t *testing.T) {
+	tests := []struct {
+		name        string
+		fp16, int8  bool
+		fp16PerFP32 float64 // FP16 peak ÷ FP32 peak; 0: no FP16 peak
+		offers      string
+	}{
+		{"GTX 1080", false, true, 1.0 / 64, "INT8 by DP4A at 4× the FP32 rate"},
+		{"Tesla P4", false, true, 1.0 / 64, "INT8 by DP4A at 4× the FP32 rate"},
+		{"Tesla P100", true, false, 2, "FP16 at 2× the FP32 rate"},
+		{"Jetson TX2", true, false, 2, "FP16 at 2× the FP32 rate"},
+		{"Jetson Nano", true, false, 2, "FP16 at 2× the FP32 rate"},
+		{"GTX 1660 Ti", true, true, 2, "FP16 at 2× the FP32 rate; INT8 by DP4A at 4× the FP32 rate"},
+		{"Tesla V100", true, true, 8, "FP16 on tensor cores; INT8 by DP4A at 4× the FP32 rate"},
+		{"Tesla T4", true, true, 8, "FP16, INT8 on tensor cores"},
+		{"L4", true, true, 4, "TF32, FP16, BF16, INT8, FP8 on tensor cores"},
+	}
+	for _, tt := range tests {
+		f, err := Named(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FastFP16(f.CCMajor, f.CCMinor); got != tt.fp16 {
+			t.Errorf("%s: FastFP16 %v, want %v", tt.name, got, tt.fp16)
+		}
+		if got := FastINT8(f.CCMajor, f.CCMinor); got != tt.int8 {
+			t.Errorf("%s: FastINT8 %v, want %v", tt.name, got, tt.int8)
+		}
+		ratio := 0.0
+		if f.Peaks.FP16 != nil && f.Peaks.FP32 != nil {
+			ratio = *f.Peaks.FP16 / *f.Peaks.FP32
+		}
+		if math.Abs(ratio-tt.fp16PerFP32) > 0.01*tt.fp16PerFP32 {
+			t.Errorf("%s: FP16/FP32 peak %.4g, want %.4g", tt.name, ratio, tt.fp16PerFP32)
+		}
+		if got := Offers(f.CCMajor, f.CCMinor, f.TensorCores); got != tt.offers {
+			t.Errorf("%s: offers %q, want %q", tt.name, got, tt.offers)
+		}
+	}
+	// Maxwell 5.2 has no FP16 arithmetic and no DP4A: nothing is faster.
+	if FastFP16(5, 2) || FastINT8(5, 2) || Offers(5, 2, nil) != "" {
+		t.Errorf("Maxwell 5.2: fast FP16 %v INT8 %v offers %q, want none", FastFP16(5, 2), FastINT8(5, 2), Offers(5, 2, nil))
 	}
 }
