@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/layerfacts"
 	"github.com/trtperf/trtperf/internal/trtexecflags"
 )
 
@@ -173,25 +174,53 @@ func evalGEMVBandwidth(c *evaluation) *contract.Finding {
 	f.Evidence = append(f.Evidence, "These kernels are bound by memory bandwidth: tensor cores, channel padding or tactic choice do not change their time.")
 	f.Metrics["achieved_gbs_max"] = round(hits[0].gbs, 1)
 	narrower := c.narrowerWeights()
-	if (c.target == "FP32" || c.target == "TF32") && !c.stronglyTyped() {
-		f.Action = "Build with --fp16 first: FP16 weights halve the bytes read. For more, read fewer bytes still — " + narrower + " — or batch several requests so each weight read serves more than one input."
+	switch {
+	case narrower == "" && !(c.fp32Target() && c.fastPath(layerfacts.FP16)):
+		f.Action = "Batch several requests so each weight read serves more than one input"
+		if d := c.deviceOffers(); d != "" {
+			f.Action += ": " + d + ", so no narrower weights would be computed faster"
+		}
+		f.Action += "."
+		f.NextCheck = "Profile at a larger batch" + c.batchShapes(8) + " and compare the time per input."
+	case c.fp32Target() && c.fastPath(layerfacts.FP16):
+		f.Action = "Build with --fp16 first: FP16 weights halve the bytes read."
+		if narrower != "" {
+			f.Action += " For more, read fewer bytes still — " + narrower + " — or batch several requests so each weight read serves more than one input."
+		} else {
+			f.Action += " For more, batch several requests so each weight read serves more than one input."
+		}
 		f.NextCheck = "Rebuild with --fp16 and compare these layers' times."
-	} else {
+	default:
+		if !c.fastPath(layerfacts.FP16) {
+			f.Evidence = append(f.Evidence, "FP16 weights are no option here: "+c.deviceOffers()+", and runs FP16 far slower than FP32.")
+		}
 		f.Action = "Read fewer weight bytes — " + narrower + " — or batch several requests so each weight read serves more than one input."
 		f.NextCheck = "Quantize the fully connected weights in one of those ways, rebuild and compare these layers' times; or profile at a larger batch" + c.batchShapes(8) + "."
 	}
 	return f
 }
 
+// fp32Target: an FP32 or TF32 engine whose precision a builder flag sets
+// (not a strongly typed network, whose precision comes from the model).
+func (c *evaluation) fp32Target() bool {
+	return (c.target == "FP32" || c.target == "TF32") && !c.stronglyTyped()
+}
+
 // narrowerWeights lists the ways to store GEMM weights in fewer bytes that
 // this GPU and TensorRT release offer: INT8 (W8A8, calibrated or with
-// Q/DQ) everywhere; FP8 only on GPUs with FP8 tensor cores (compute
-// capability 8.9+); INT4 weight-only (W4A16) only from TensorRT 10.
+// Q/DQ) where the GPU computes INT8 fast (DP4A or tensor cores); FP8 only on GPUs with FP8 tensor cores (compute
+// capability 8.9+); INT4 weight-only (W4A16) only from TensorRT 10 and
+// where FP16 is fast. "" when none fits.
 // Unknown facts keep an option with its condition said.
 func (c *evaluation) narrowerWeights() string {
-	opts := []string{"INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization, or calibration with --int8)"}
-	if !c.has("--int8") {
-		opts[0] = "INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization)"
+	var opts []string
+	switch {
+	case !c.fastPath(layerfacts.INT8):
+		// No DP4A nor INT8 tensor cores: INT8 is no faster here.
+	case c.has("--int8"):
+		opts = append(opts, "INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization, or calibration with --int8)")
+	default:
+		opts = append(opts, "INT8 weights and activations (W8A8: Q/DQ from NVIDIA ModelOpt or pytorch-quantization)")
 	}
 	switch cc := c.computeCapability(); {
 	case cc >= 89:
@@ -200,6 +229,8 @@ func (c *evaluation) narrowerWeights() string {
 		opts = append(opts, "FP8 on a GPU with FP8 tensor cores (Ada, Hopper or newer)")
 	}
 	switch {
+	case !c.fastPath(layerfacts.FP16):
+		// W4A16 computes in FP16: no faster where FP16 is slow.
 	case c.trt.IsZero():
 		opts = append(opts, "INT4 weight-only (W4A16, e.g. ModelOpt INT4 AWQ; TensorRT 10 or newer)")
 	case !c.trt.Lo.Less(trtexecflags.V(10, 0)):

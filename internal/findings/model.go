@@ -37,7 +37,13 @@ func always(ch costmodel.Change) modelChange {
 // deviceRules are the rules whose gain depends on the device: the model
 // prices them with a profile too.
 var deviceRules = map[string]modelChange{
-	"fp32_engine":          always(costmodel.ToFP16),
+	// Where FP16 is slower than FP32 (Pascal GP10x) the rule advises INT8.
+	"fp32_engine": func(c *evaluation, _ int, _ *costmodel.Layer) costmodel.Change {
+		if !c.fastPath(layerfacts.FP16) {
+			return costmodel.ToINT8
+		}
+		return costmodel.ToFP16
+	},
 	"no_tensor_core":       always(costmodel.OnTensorCores),
 	"int8_gemm_fp16":       always(costmodel.ToINT8),
 	"bandwidth_bound_gemv": always(costmodel.INT8Weights),

@@ -284,7 +284,7 @@ func applySibling(b *contract.Backend, s sibling, pair *contract.ComparisonPair)
 		// that keep its numerics (weight).
 		f.Metrics[MetricAccuracyTradeoff] = 1
 		f.Title = fmt.Sprintf("The %s build in this folder is %.0f%% faster (measured) by running %s: an accuracy trade-off", s.b.Label, gain*100, dominant(s.b))
-		f.Action = fmt.Sprintf("If %s accuracy is acceptable for this model, build it the way %q was built (calibration or quantization-aware training), or use that build; fix this build's own findings first.", dominant(s.b), s.b.Label)
+		f.Action = fmt.Sprintf("If %s accuracy is acceptable for this model, build it the way %q was built%s, or use that build; fix this build's own findings first.", dominant(s.b), s.b.Label, narrowingHow(dominant(s.b)))
 		f.NextCheck = fmt.Sprintf("Check %q's accuracy on your validation set, then run trtperf compare on the two backends (this one and %s) to see which layers make the difference.", s.b.Label, s.b.Label)
 	}
 	if pair != nil && len(pair.Reasons) > 0 {
@@ -311,6 +311,20 @@ func fp32BySibling(f *contract.Finding, b *contract.Backend, s sibling) {
 	f.Evidence = append([]string{say}, f.Evidence...)
 	f.Metrics["sibling_gain_pct"] = round(gain*100, 3)
 	reshare(f, d.ReferenceMs)
+}
+
+// narrowingHow says how a build reaches precision p: integer and 8-bit or
+// narrower float precisions (INT8, FP8, INT4, FP4) need scales —
+// calibration or quantization-aware training; FP16 and BF16 need neither,
+// only the builder's precision flag or a model exported in it.
+func narrowingHow(p string) string {
+	switch r := precisionRank(p); {
+	case r == 1 || r == 2:
+		return " (calibration or quantization-aware training)"
+	case r == 3:
+		return " (the " + p + " builder flag, or a model exported in " + p + ": no calibration needed)"
+	}
+	return ""
 }
 
 // MetricSiblingBound is the issues[].metrics key of the measured

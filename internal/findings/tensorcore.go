@@ -88,6 +88,9 @@ func evalNoTensorCore(c *evaluation) *contract.Finding {
 	if precisionRank(c.target) == 0 || precisionRank(c.target) >= 4 {
 		return nil // FP32/TF32 engines: see fp32_engine
 	}
+	if !c.hasTensorCores(c.target) {
+		return nil // this GPU has no tensor cores for the target: CUDA cores are its only kernels
+	}
 	tr := precisionRank(c.target)
 	cand := c.timedWhere(func(t *timedInfo) bool {
 		k := t.k
@@ -157,6 +160,9 @@ func evalFP32Engine(c *evaluation) *contract.Finding {
 	if len(all) == 0 {
 		return nil
 	}
+	if !c.fastPath(layerfacts.FP16) && !c.fastPath(layerfacts.INT8) {
+		return nil // the GPU computes nothing faster than FP32
+	}
 	var mm, tf32, other []*contract.Record
 	for _, r := range all {
 		k := c.class(r)
@@ -190,8 +196,17 @@ func evalFP32Engine(c *evaluation) *contract.Finding {
 }
 
 // fp32Action sets the action and next check of an fp32_engine finding in
-// the words of the tool that built the engine.
+// the words of the tool that built the engine, for a precision the GPU
+// computes faster than FP32.
 func (c *evaluation) fp32Action(f *contract.Finding) {
+	if !c.fastPath(layerfacts.FP16) {
+		// FP16 is slower than FP32 here (TensorRT keeps FP32 kernels):
+		// INT8 is the only narrower path, and it needs scales.
+		f.Evidence = append(f.Evidence, fmt.Sprintf("FP16 is no speed-up on this GPU: %s, and runs FP16 far slower than FP32, so TensorRT keeps FP32 kernels in an FP16 build.", c.deviceOffers()))
+		f.Action = "Build INT8, not FP16: calibration with --int8 and a representative calibration set, or Q/DQ nodes from NVIDIA ModelOpt or pytorch-quantization; keep accuracy-critical layers in FP32 if validation requires it."
+		f.NextCheck = "Rebuild with --int8 (and a calibration cache or the Q/DQ model) and compare latency and accuracy."
+		return
+	}
 	// Not --best: it enables INT8 too, which without calibration data or
 	// Q/DQ nodes quantizes with placeholder scales.
 	f.Action = "Build with reduced precision: --fp16, keeping accuracy-critical layers in FP32 only if validation requires it."
