@@ -87,8 +87,11 @@ func TestProfileOnlyFP32FromBuildFacts(t *testing.T) {
 			g.reason = strings.Join(d.Comparison.Pairs[0].Reasons, "; ")
 		}
 		t.Logf("%s: %s %s %.4f ms (%s); comparison: %s", fp32, f.ID, f.PriceBasis, f.RecoverableMs, f.Title, g.reason)
-		if !strings.Contains(strings.Join(f.Evidence, " "), "meta_"+fp32+"_build.json") {
-			t.Errorf("evidence does not name the build metadata: %q", f.Evidence)
+		// Both builds' precisions are cited from their build metadata.
+		for _, l := range []string{fp32, fp16} {
+			if !strings.Contains(strings.Join(f.Evidence, " "), "meta_"+l+"_build.json") {
+				t.Errorf("evidence does not name %s's build metadata: %q", l, f.Evidence)
+			}
 		}
 		return g
 	}

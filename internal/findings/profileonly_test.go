@@ -130,3 +130,57 @@ func TestProfileOnlySiblingBound(t *testing.T) {
 	}
 	checkFindings(t, a, a.Issues, a.Diagnosis)
 }
+
+// A profile-only FP32 build (its build facts say Precision FP32) is priced
+// for its device: the TF32 band where the GPU has TF32 tensor cores or is
+// unknown, the CUDA-core band with FP16 tensor cores only, the CUDA-core
+// FP16 band without tensor cores, and no finding where FP16 is slow
+// (Pascal GP10x, compute capability 6.1). A --loadEngine run's defaults
+// or a build that enables FP16 give none.
+func TestProfileOnlyFP32Device(t *testing.T) {
+	str := func(s string) *string { return &s }
+	dev := func(cc string, tc ...string) *contract.Device {
+		return &contract.Device{Name: "GPU sm" + cc, ComputeCapability: str(cc), TensorCores: tc}
+	}
+	fp32 := &contract.Build{Precision: str("FP32"), PrecisionFlags: []string{}, PrecisionEvidence: "meta_x_build.json: build options Precision FP32"}
+	for _, c := range []struct {
+		name   string
+		build  *contract.Build
+		device *contract.Device
+		band   string // "" for no finding
+	}{
+		{"unknown GPU", fp32, nil, "fp32_engine_tf32"},
+		{"Ampere", fp32, dev("8.0", "TF32", "FP16", "BF16", "INT8"), "fp32_engine_tf32"},
+		{"Turing", fp32, dev("7.5", "FP16", "INT8"), "fp32_engine_matmul"},
+		{"P100", fp32, dev("6.0"), "fp32_engine_fp16_cuda_cores"},
+		{"GP10x", fp32, dev("6.1"), ""},
+		{"--loadEngine run", &contract.Build{PrecisionFlags: []string{}, LoadedEngine: str("m.engine")}, nil, ""},
+		{"FP16 build", &contract.Build{Precision: str("FP32+FP16"), PrecisionFlags: []string{"--fp16"}}, nil, ""},
+		{"strongly typed", &contract.Build{Precision: str("Strongly Typed"), PrecisionFlags: []string{"--stronglyTyped"}}, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			order := []string{"/conv1/Conv", "/pool/MaxPool", "/conv2/Conv"}
+			b := profileOnly(map[string]float64{"/conv1/Conv": 2, "/pool/MaxPool": 1, "/conv2/Conv": 1}, order)
+			b.Build, b.Device = c.build, c.device
+			got, diag, _ := EvaluateProfileOnly(b)
+			if c.band == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings %v, want none", findingIDs(got))
+				}
+				return
+			}
+			if len(got) != 1 || got[0].ID != "fp32_engine" {
+				t.Fatalf("findings %v, want fp32_engine", findingIDs(got))
+			}
+			bo := priceFactors["fp32_engine_other"]
+			if c.band == "fp32_engine_fp16_cuda_cores" {
+				bo = priceFactors[c.band]
+			}
+			if want := 3*priceFactors[c.band].est + 1*bo.est; !near(got[0].RecoverableMs, want, 1e-9) {
+				t.Errorf("recoverable %v ms, want %v (%s)", got[0].RecoverableMs, want, c.band)
+			}
+			b.Issues, b.Diagnosis = got, diag
+			checkFindings(t, b, got, diag)
+		})
+	}
+}

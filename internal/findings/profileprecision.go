@@ -141,8 +141,13 @@ func priceFP32BySibling(b *contract.Backend, bs []*contract.Backend, k *kin) {
 	}
 	p, why, _ := reducedSibling(s.b)
 	f := &b.Issues[i]
+	// The device's band priced the estimate; the measured sibling replaces
+	// it, so its sentence gives way to the estimate's figure.
+	band, devSay, _ := fp32ProfileBand(b.Device)
+	f.Evidence = slices.DeleteFunc(f.Evidence, func(e string) bool { return e == devSay })
+	f.Evidence = append(f.Evidence, fmt.Sprintf("From the records alone (band %s) the estimate was %.4f ms; the measured sibling replaces it.", band, f.RecoverableMs))
 	fp32BySibling(f, b, s)
-	f.Evidence = slices.Insert(f.Evidence, 1, fmt.Sprintf("The %q build does the same work (its records align with these, same inputs and GPU) and %s.", s.b.Label, why))
+	f.Evidence = slices.Insert(f.Evidence, 1, fmt.Sprintf("The %q build does the same work (its records align with these; inputs and GPU agree where known) and %s.", s.b.Label, why))
 	if p != "FP16" && p != "BF16" {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%q computes in %s, not FP16: part of its gain needs calibration or quantization-aware training; --fp16 alone gives less.", s.b.Label, p))
 		f.Confidence = contract.ConfidenceMedium
