@@ -134,8 +134,8 @@ func fillTiming(out *contract.Backend, p *engine.Profile, recs []engine.ProfileR
 	out.Concentration = concentration(out.Records, total)
 }
 
-// endToEnd summarises trtexec --exportTimes records and relates them to the
-// profiled sum of layer averages.
+// endToEnd summarises trtexec --exportTimes records (their latencyMs: host
+// latency) and relates them to the profiled sum of layer averages.
 func endToEnd(t *engine.Times, source string, profiledMs float64) *contract.EndToEnd {
 	lat := slices.Clone(t.LatencyMs)
 	slices.Sort(lat)
@@ -185,5 +185,11 @@ func addEndToEnd(out *contract.Backend, in inputs.Backend, path string, msgs *me
 	}
 	e := endToEnd(in.Times, filepath.Base(path), out.Timing.AverageInferenceMs)
 	out.Timing.EndToEnd = e
-	out.Timing.Notes = append(out.Timing.Notes, fmt.Sprintf("%s: %d inferences took %.4g ms on average end to end (median %.4g, p99 %.4g); the sum of profiled layer averages is %.2f× that", e.Source, e.Iterations, e.MeanMs, e.MedianMs, e.P99Ms, e.ProfileOverhead))
+	note := fmt.Sprintf("%s: %d inferences took %.4g ms of %s on average (median %.4g, p99 %.4g); the sum of profiled layer averages is %.2f× that", e.Source, e.Iterations, e.MeanMs, contract.HostLatencyWords, e.MedianMs, e.P99Ms, e.ProfileOverhead)
+	if n := len(in.Times.EndToEndMs); n == e.Iterations {
+		s := slices.Clone(in.Times.EndToEndMs)
+		slices.Sort(s)
+		note += fmt.Sprintf("; its endToEndMs (TensorRT 7.0-8.2: from the input copy's start to the output copy's end, waits included) is %.4g ms on average (median %.4g, p99 %.4g)", mean(s), quantile(s, 0.5), quantile(s, 0.99))
+	}
+	out.Timing.Notes = append(out.Timing.Notes, note)
 }

@@ -1,10 +1,15 @@
 package analysis
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trtperf/trtperf/internal/contract"
+	"github.com/trtperf/trtperf/internal/corpustest"
+	"github.com/trtperf/trtperf/internal/dump"
 )
 
 // TestRangeFromTableLayout: a pasted per-layer table dates its trtexec by
@@ -75,5 +80,46 @@ func TestRangeFromTableLayout(t *testing.T) {
 				t.Errorf("advice does not tell a detailed build from a default one: %q", first)
 			}
 		})
+	}
+}
+
+// TestTimesMeasuresNamed: a TensorRT 7 --exportTimes file's latencyMs is
+// host latency and its endToEndMs end to end; the note names each (the
+// corpus TRT 7 Jetson case: latencyMs mean 2.0816, endToEndMs mean
+// 2.0958 ms, read here from its file).
+func TestTimesMeasuresNamed(t *testing.T) {
+	corpus := corpustest.Dir(t, corpustest.Companions)
+	d := analyzeFolder(t, filepath.Join(corpus, "jetson-trt7-googlenet-int8-batch-sweep-concat"))
+	b := backendByLabel(t, d, "int8-concat7")
+	if b.Timing == nil || b.Timing.EndToEnd == nil {
+		t.Fatal("no times summary")
+	}
+	e := b.Timing.EndToEnd
+	note := ""
+	for _, n := range b.Timing.Notes {
+		if strings.HasPrefix(n, e.Source+":") {
+			note = n
+		}
+	}
+	if !strings.Contains(note, contract.HostLatencyWords) || !strings.Contains(note, "endToEndMs") {
+		t.Fatalf("note %q does not name host latency and endToEndMs", note)
+	}
+	if strings.Contains(note, fmt.Sprintf("%.4g ms on average end to end", e.MeanMs)) {
+		t.Errorf("host latency called end to end: %q", note)
+	}
+	data, err := os.ReadFile(filepath.Join(corpus, "jetson-trt7-googlenet-int8-batch-sweep-concat", e.Source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tm := range dump.TimesRunsOf(data) {
+		var sum float64
+		for _, v := range tm.EndToEndMs {
+			sum += v
+		}
+		found = found || len(tm.EndToEndMs) == e.Iterations && strings.Contains(note, fmt.Sprintf("is %.4g ms on average", sum/float64(len(tm.EndToEndMs))))
+	}
+	if !found {
+		t.Errorf("endToEndMs mean of the file not in %q", note)
 	}
 }

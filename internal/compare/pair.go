@@ -281,7 +281,7 @@ func chooseMeasure(a, b Side, sumA, sumB float64) (measure, note string, aMs, bM
 	case ea > 0 && eb > 0:
 		note := ""
 		if ga > 0 || gb > 0 {
-			note = "only one side has measured GPU compute time, so both are compared on measured end-to-end latency"
+			note = "only one side has measured GPU compute time, so both are compared on measured " + contract.HostLatencyWords
 		}
 		return contract.MeasureEndToEnd, note, ea, eb
 	}

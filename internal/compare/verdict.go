@@ -245,7 +245,7 @@ func measureWords(m string) string {
 	case contract.MeasureGPUCompute:
 		return "in measured GPU compute time"
 	case contract.MeasureEndToEnd:
-		return "in measured end-to-end latency"
+		return "in measured " + contract.HostLatencyWords
 	case contract.MeasurePredicted:
 		return "in PREDICTED layer sums (cost model, not measured)"
 	}

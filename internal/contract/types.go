@@ -491,8 +491,16 @@ type Option struct {
 	Value string `json:"value"`
 }
 
+// HostLatencyWords name what trtexec calls latency (latencyMs, "Latency",
+// "Host latency"): the sum of an inference's input copy, compute and
+// output copy, not its end-to-end time (TensorRT 7.0-8.2's endToEndMs,
+// "end to end", which adds the waits between them).
+const HostLatencyWords = "host latency (H2D + compute + D2H)"
+
 // EndToEnd summarises trtexec --exportTimes records: what one inference
 // really takes, without the CUDA-event overhead of per-layer profiling.
+// Its statistics are of latencyMs, the host latency (HostLatencyWords),
+// whatever the release; the name is the contract's.
 type EndToEnd struct {
 	Source        string   `json:"source"` // file name
 	Iterations    int      `json:"iterations"`
@@ -803,7 +811,7 @@ const (
 // Comparison measures: what a_ms and b_ms are.
 const (
 	MeasureGPUCompute = "gpu_compute" // measured median GPU compute time per inference (both sides)
-	MeasureEndToEnd   = "end_to_end"  // measured median latency per inference (both sides)
+	MeasureEndToEnd   = "end_to_end"  // measured median host latency per inference (both sides; HostLatencyWords)
 	MeasureLayerSum   = "layer_sum"   // sums of profiled layer averages (both sides)
 	MeasurePredicted  = "predicted"   // the cost model's predicted layer sums (both sides; a layer_only side)
 )

@@ -12,8 +12,12 @@ import (
 )
 
 // timesRecord is the part of a trtexec --exportTimes record trtperf uses.
-// TensorRT 7 and 8+ both write latencyMs and computeMs; transfers are
-// h2dMs/d2hMs from TensorRT 8 and inMs/outMs before.
+// Every release writes latencyMs (trtexec's "ideal" host latency:
+// H2D + compute + D2H, the sum of the three, gaps left out) and
+// computeMs; transfers are h2dMs/d2hMs from TensorRT 8 and inMs/outMs
+// before; endToEndMs (from the input copy's start to the output copy's
+// end, waits included) only up to 8.2 (samples/common/sampleReporting.cpp
+// exportJSONTrace by tag).
 type timesRecord struct {
 	LatencyMs  *float64 `json:"latencyMs"`
 	ComputeMs  *float64 `json:"computeMs"`
@@ -23,6 +27,7 @@ type timesRecord struct {
 	D2HMs      *float64 `json:"d2hMs"`
 	InMs       *float64 `json:"inMs"`
 	OutMs      *float64 `json:"outMs"`
+	EndToEndMs *float64 `json:"endToEndMs"`
 }
 
 // ReadTimes reads a trtexec --exportTimes file.
@@ -92,7 +97,7 @@ func timesOf(recs []timesRecord) (*engine.Times, error) {
 		if r.LatencyMs == nil {
 			return nil, errPlain(CodeMissingField, fmt.Sprintf("record %d has no latencyMs; export the times again with trtexec --exportTimes=F", i))
 		}
-		for _, v := range []*float64{r.LatencyMs, r.ComputeMs, r.StartEnqMs, r.EndEnqMs, r.H2DMs, r.D2HMs, r.InMs, r.OutMs} {
+		for _, v := range []*float64{r.LatencyMs, r.ComputeMs, r.StartEnqMs, r.EndEnqMs, r.H2DMs, r.D2HMs, r.InMs, r.OutMs, r.EndToEndMs} {
 			if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v) || *v < 0) {
 				return nil, errPlain(CodeNonFinite, fmt.Sprintf("record %d has a negative or non-finite time", i))
 			}
@@ -100,6 +105,9 @@ func timesOf(recs []timesRecord) (*engine.Times, error) {
 		t.LatencyMs = append(t.LatencyMs, *r.LatencyMs)
 		if r.ComputeMs != nil {
 			t.ComputeMs = append(t.ComputeMs, *r.ComputeMs)
+		}
+		if r.EndToEndMs != nil {
+			t.EndToEndMs = append(t.EndToEndMs, *r.EndToEndMs)
 		}
 		if r.StartEnqMs != nil && r.EndEnqMs != nil && *r.EndEnqMs >= *r.StartEnqMs {
 			t.EnqueueMs = append(t.EnqueueMs, *r.EndEnqMs-*r.StartEnqMs)
@@ -115,7 +123,7 @@ func timesOf(recs []timesRecord) (*engine.Times, error) {
 		}
 	}
 	// A column only some records carry would skew its statistics: drop it.
-	for _, col := range []*[]float64{&t.ComputeMs, &t.EnqueueMs, &t.H2DMs, &t.D2HMs} {
+	for _, col := range []*[]float64{&t.ComputeMs, &t.EnqueueMs, &t.H2DMs, &t.D2HMs, &t.EndToEndMs} {
 		if len(*col) != len(t.LatencyMs) {
 			*col = nil
 		}

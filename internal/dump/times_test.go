@@ -140,3 +140,29 @@ func TestTimesNumbersInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestTimesEndToEnd: endToEndMs (TensorRT 7.0-8.2) is read beside
+// latencyMs (host latency), never in its place; a column only some
+// records carry is dropped.
+func TestTimesEndToEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		latency  []float64
+		e2e      []float64
+	}{
+		{"trt7", `[{"inMs":0.09,"computeMs":4.5,"outMs":0.04,"latencyMs":4.63,"endToEndMs":4.67},{"latencyMs":2.87,"endToEndMs":2.9}]`, []float64{4.63, 2.87}, []float64{4.67, 2.9}},
+		{"trt8.2", `[{"h2dMs":0.1,"computeMs":1,"d2hMs":0.1,"latencyMs":1.2,"endToEndMs":1.5}]`, []float64{1.2}, []float64{1.5}},
+		{"trt10", `[{"h2dMs":0.1,"computeMs":1,"d2hMs":0.1,"latencyMs":1.2}]`, []float64{1.2}, nil},
+		{"partial", `[{"latencyMs":1.2,"endToEndMs":1.5},{"latencyMs":1.3}]`, []float64{1.2, 1.3}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseTimes([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.LatencyMs, tc.latency) || !reflect.DeepEqual(got.EndToEndMs, tc.e2e) {
+				t.Errorf("latency %v end to end %v, want %v / %v", got.LatencyMs, got.EndToEndMs, tc.latency, tc.e2e)
+			}
+		})
+	}
+}

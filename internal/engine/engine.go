@@ -127,13 +127,18 @@ type Profile struct {
 }
 
 // Times are per-inference records of trtexec --exportTimes: the engine's
-// end-to-end latency without per-layer profiling overhead.
+// host latency (and, up to 8.2, end-to-end time) without per-layer
+// profiling overhead.
 type Times struct {
-	LatencyMs []float64 // latencyMs per inference (H2D + compute + D2H)
-	ComputeMs []float64 // computeMs per inference; empty when the file has none
-	EnqueueMs []float64 // endEnqMs - startEnqMs; empty when absent
-	H2DMs     []float64 // h2dMs (TensorRT 8+) or inMs (TensorRT 7); empty when absent
-	D2HMs     []float64 // d2hMs or outMs; empty when absent
+	LatencyMs []float64 // latencyMs per inference: host latency, H2D + compute + D2H
+	// EndToEndMs is endToEndMs per inference (TensorRT 7.0-8.2: from the
+	// start of the input copy to the end of the output copy, waits
+	// included); empty when the file has none.
+	EndToEndMs []float64
+	ComputeMs  []float64 // computeMs per inference; empty when the file has none
+	EnqueueMs  []float64 // endEnqMs - startEnqMs; empty when absent
+	H2DMs      []float64 // h2dMs (TensorRT 8+) or inMs (TensorRT 7); empty when absent
+	D2HMs      []float64 // d2hMs or outMs; empty when absent
 	// TRT7Keys is true when the transfers are inMs/outMs (TensorRT 7's
 	// trtexec; 8.0 renamed them h2dMs/d2hMs).
 	TRT7Keys bool

@@ -237,8 +237,8 @@ func writeText(w io.Writer, d *contract.AnalyzeData, views []view, opt Options) 
 			fmt.Fprintf(w, "  measured %s\n", m)
 		}
 		if e := v.EndToEnd; e != nil {
-			fmt.Fprintf(w, "  end to end %s ms mean, %s median, %s p99 over %d inferences (%s); the layer sum is %.2f× that\n",
-				ms(e.MeanMs), ms(e.MedianMs), ms(e.P99Ms), e.Iterations, e.Source, e.ProfileOverhead)
+			fmt.Fprintf(w, "  %s %s ms mean, %s median, %s p99 over %d inferences (%s); the layer sum is %.2f× that\n",
+				contract.HostLatencyWords, ms(e.MeanMs), ms(e.MedianMs), ms(e.P99Ms), e.Iterations, e.Source, e.ProfileOverhead)
 		}
 		if v.Roofline != "" {
 			fmt.Fprintf(w, "  %s\n", v.Roofline)
@@ -370,7 +370,7 @@ func writeMarkdown(w io.Writer, d *contract.AnalyzeData, views []view, opt Optio
 				fmt.Fprintf(w, ", measured %s", mdCell(m))
 			}
 			if e := v.EndToEnd; e != nil {
-				fmt.Fprintf(w, ", end to end %s ms mean over %d inferences (%s)", ms(e.MeanMs), e.Iterations, mdCell(e.Source))
+				fmt.Fprintf(w, ", %s %s ms mean over %d inferences (%s)", contract.HostLatencyWords, ms(e.MeanMs), e.Iterations, mdCell(e.Source))
 			}
 			if v.Category != "" {
 				fmt.Fprintf(w, ", category %s", v.Category)
