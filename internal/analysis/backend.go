@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func analyzeBackend(b discover.Backend, in inputs.Backend, scope *discover.Scope
 		msgs.error(CodeNamesOnly, fmt.Sprintf("layer info %s holds layer names only (the engine was built with the default profiling verbosity), so tensors, formats and tactics are unknown; rebuild the engine with trtexec --profilingVerbosity=detailed and export again with --exportLayerInfo", filepath.Base(b.LayerPath)))
 		layers = in.LayerInfo.Layers
 	case len(in.LayerInfo.Layers) == 0:
-		msgs.error(CodeNoLayers, fmt.Sprintf("layer info %s holds no layers; export it again with trtexec --profilingVerbosity=detailed --exportLayerInfo", filepath.Base(b.LayerPath)))
+		msgs.error(CodeNoLayers, fmt.Sprintf("layer info %s holds no layers; export it again: %s", filepath.Base(b.LayerPath), trtexecflags.LayerInfoAdvice(filepath.Base(b.LayerPath), "", withLayerInfo)))
 	default:
 		layers, optProfiles, chosenProfile = firstOptProfile(in.LayerInfo.Layers, &msgs)
 	}

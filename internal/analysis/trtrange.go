@@ -22,12 +22,8 @@ var newestBefore11 = func() trtexecflags.Version {
 	return v
 }()
 
-// withLayerInfo is the releases that export layer info at all: those of
-// trtexec --exportLayerInfo (IEngineInspector came with it).
-var withLayerInfo = func() trtexecflags.Range {
-	f, _ := trtexecflags.Lookup("--exportLayerInfo")
-	return trtexecflags.Range{Lo: f.Added}
-}()
+// withLayerInfo is the releases that export layer info at all.
+var withLayerInfo = trtexecflags.LayerInfoReleases()
 
 // rangeFact is one format fact and the releases it allows.
 type rangeFact struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"strings"
 	"unicode/utf8"
 )
@@ -156,7 +157,7 @@ func describeJSON(head []byte) (string, bool) {
 	}
 	for _, k := range lower {
 		if k == "layers" || k == "layer_info" || k == "engine" || k == "network" || k == "nodes" {
-			return fmt.Sprintf("JSON that lists layers in a shape trtperf does not read (keys: %s); export layer info with trtexec --exportLayerInfo=F --profilingVerbosity=detailed", keyList(keys)), false
+			return fmt.Sprintf("JSON that lists layers in a shape trtperf does not read (keys: %s); export layer info: %s", keyList(keys), trtexecflags.LayerInfoAdvice("F", "", trtexecflags.Range{})), false
 		}
 	}
 	if len(keys) == 0 {

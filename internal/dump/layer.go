@@ -2,6 +2,7 @@ package dump
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ const (
 // missing raises a missing_field error at off.
 func (d *decoder) missing(off int, what string) {
 	d.failAt(off, CodeMissingField, what,
-		"every layer needs a \"Name\" and tensors must be objects with a \"Name\": re-export the layer info with trtexec --exportLayerInfo=F --profilingVerbosity=detailed")
+		"every layer needs a \"Name\" and tensors must be objects with a \"Name\": export the layer info again: "+trtexecflags.LayerInfoAdvice("F", "", trtexecflags.LayerInfoReleases()))
 }
 
 // layer decodes one layer object at the current position ('{') into l,

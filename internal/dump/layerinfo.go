@@ -2,6 +2,7 @@ package dump
 
 import (
 	"fmt"
+	"github.com/trtperf/trtperf/internal/trtexecflags"
 	"slices"
 	"strings"
 
@@ -48,7 +49,7 @@ func ParseLayerInfo(data []byte) (li *engine.LayerInfo, err error) {
 	li = &engine.LayerInfo{}
 	d.skipBOM()
 	if d.atEnd() {
-		return nil, errPlain(CodeEmpty, "the layer-info file is empty; re-export it with trtexec --exportLayerInfo=F --profilingVerbosity=detailed")
+		return nil, errPlain(CodeEmpty, "the layer-info file is empty; export it again: "+trtexecflags.LayerInfoAdvice("F", "", trtexecflags.LayerInfoReleases()))
 	}
 	switch d.peek() {
 	case '{':
@@ -63,7 +64,7 @@ func ParseLayerInfo(data []byte) (li *engine.LayerInfo, err error) {
 	d.finish()
 	li.SplitFormat = d.splitFormat
 	if len(li.Layers) == 0 {
-		return nil, errPlain(CodeEmpty, "the layer-info file lists no layers; re-export it with trtexec --exportLayerInfo=F --profilingVerbosity=detailed from a built engine")
+		return nil, errPlain(CodeEmpty, "the layer-info file lists no layers; export it again: "+trtexecflags.LayerInfoAdvice("F", "", trtexecflags.LayerInfoReleases()))
 	}
 	return li, nil
 }

@@ -1,5 +1,13 @@
 package trtexecflags
 
+// LayerInfoReleases are the releases whose trtexec exports layer
+// information (--exportLayerInfo; IEngineInspector came with it): any file
+// of layer info was written by one of them.
+func LayerInfoReleases() Range {
+	f, _ := Lookup("--exportLayerInfo")
+	return Range{Lo: f.Added}
+}
+
 // LayerInfoAdvice is the one wording of how to get an engine's detailed
 // layer information (layers, the --exportLayerInfo file) and, when
 // profile is not "", its per-layer profile (--exportProfile) with trtexec.
@@ -19,8 +27,8 @@ func LayerInfoAdvice(layers, profile string, r Range) string {
 	s := "if the engine was built with --profilingVerbosity=detailed, export from it: trtexec --loadEngine=ENGINE --profilingVerbosity=detailed " + exports +
 		"; otherwise rebuild it with its build options plus --profilingVerbosity=detailed " + exports +
 		" (an engine built without it keeps layer names only)"
-	if f, ok := Lookup("--exportLayerInfo"); ok && (r.IsZero() || r.Lo.Less(f.Added)) {
-		s = "with TensorRT " + f.Added.String() + " or newer (--exportLayerInfo and --profilingVerbosity came with it): " + s
+	if first := LayerInfoReleases().Lo; r.IsZero() || r.Lo.Less(first) {
+		s = "with TensorRT " + first.String() + " or newer (--exportLayerInfo and --profilingVerbosity came with it): " + s
 	}
 	return s
 }
