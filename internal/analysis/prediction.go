@@ -171,7 +171,7 @@ func findingsModel(dev costmodel.Device, source string, mi *modelInput, predicte
 		note = "the default class of the kernels' architecture: the GPU is unknown"
 	}
 	return &findings.Model{Device: dev, DeviceNote: note, Layers: mi.layers, Params: &costmodel.Calibrated, Predicted: predicted,
-		ErrorPct: costmodel.ErrorFor(source == contract.PredictionDeviceDefault)}
+		ErrorPct: costmodel.ErrorFor(&dev, source == contract.PredictionDeviceDefault)}
 }
 
 // evaluateLayerProfile runs the findings of a layer_profile backend,
@@ -254,11 +254,13 @@ func predict(dev *costmodel.Device, ls []costmodel.Layer, source, note string) *
 	p := &contract.Prediction{
 		Basis: "roofline_cost_model", Device: dev.Name, DeviceSource: source,
 		LayerMs: make([]float64, len(ls)), LayerBound: make([]string, len(ls)),
-		ErrorPct: costmodel.ErrorFor(source == contract.PredictionDeviceDefault),
+		ErrorPct: costmodel.ErrorFor(dev, source == contract.PredictionDeviceDefault),
 		Notes: []string{note, fmt.Sprintf("PREDICTED, not measured: each layer's time is a %.1f µs per-kernel floor plus its arithmetic at the achieved share of the device's peak for its math path (less when its outputs are too few to fill every SM) plus its bytes at %.0f %% of peak memory bandwidth, calibrated on a measured corpus as a whole (median error of layer sums %.0f %% where the files name the GPU)",
 			costmodel.Calibrated.FloorMs*1000, costmodel.Calibrated.MemEff*100, costmodel.ErrorPct)},
 	}
-	if source == contract.PredictionDeviceDefault {
+	if n := costmodel.UnseenNote(dev); n != "" {
+		p.Notes = append(p.Notes, n)
+	} else if source == contract.PredictionDeviceDefault {
 		p.Notes = append(p.Notes, fmt.Sprintf("on a GPU the files do not name, the model's median error is %.0f %%: the times span ± that", costmodel.ErrorPctDefaultGPU))
 	}
 	total, opaque, opaqueMs := 0.0, 0, 0.0

@@ -1,6 +1,7 @@
 package costmodel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trtperf/trtperf/internal/gpu"
@@ -119,4 +120,38 @@ func TestFitRecoversParameters(t *testing.T) {
 	near("memory", fit.MemEff, truth.MemEff)
 	near("tc_fp16", fit.Compute[PathTCFP16], truth.Compute[PathTCFP16])
 	near("cuda_fp32", fit.Compute[PathCUDAFP32], truth.Compute[PathCUDAFP32])
+}
+
+// The error band follows what the fit saw: a GPU of an architecture
+// outside CalibrationArchs (Hopper, Pascal, Orin, an unknown one) gets
+// ErrorPctUnseenArch and a note saying so, whatever its source.
+func TestErrorForArchitecture(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		maj, min   int
+		assumed    bool
+		want       float64
+		unseenNote bool
+	}{
+		{"A100", 8, 0, false, ErrorPct, false},
+		{"RTX 3060", 8, 6, false, ErrorPct, false},
+		{"A10G", 8, 6, true, ErrorPctDefaultGPU, false},
+		{"T4", 7, 5, false, ErrorPct, false},
+		{"H100", 9, 0, false, ErrorPctUnseenArch, true},
+		{"H100 NVL", 9, 0, true, ErrorPctUnseenArch, true},
+		{"GTX 1080", 6, 1, false, ErrorPctUnseenArch, true},
+		{"Orin Nano", 8, 7, false, ErrorPctUnseenArch, true},
+		{"unknown", -1, 0, false, ErrorPctUnseenArch, true},
+	} {
+		d := &Device{Name: tt.name, CCMajor: tt.maj, CCMinor: tt.min}
+		if got := ErrorFor(d, tt.assumed); got != tt.want {
+			t.Errorf("%s: ErrorFor %g, want %g", tt.name, got, tt.want)
+		}
+		if n := UnseenNote(d); (n != "") != tt.unseenNote || tt.unseenNote && !strings.Contains(n, "calibrated on GPUs of compute capability 7.5, 8.0, 8.6 only") {
+			t.Errorf("%s: note %q", tt.name, n)
+		}
+	}
+	if ErrorPctUnseenArch <= ErrorPctDefaultGPU || ErrorPctUnseenArch <= ErrorPct {
+		t.Errorf("the unseen-architecture band %g is not wider than the fitted ones", ErrorPctUnseenArch)
+	}
 }

@@ -194,7 +194,7 @@ func (c *evaluation) modelPrice(id string, f *contract.Finding) {
 	if m.Predicted {
 		clock = "PREDICTED"
 	}
-	how := fmt.Sprintf("cost model on %s (%s): owned %s time %.4f ms, of which the model gives back %.4f ms with %s, × profile scale %.3f; range ± the model's %.0f %% corpus error",
+	how := fmt.Sprintf("cost model on %s (%s): owned %s time %.4f ms, of which the model gives back %.4f ms with %s, × profile scale %.3f; range ± the model's %.0f %% error on this GPU",
 		m.Device.Name, m.DeviceNote, clock, owned, gain, strings.Join(parts, ", "), c.scale, errPct)
 	if hasBand && (counts[costmodel.Removed] > 0 || counts[costmodel.Fused] > 0) {
 		how += fmt.Sprintf("; removed or fused layers count × %.2f (range %.2f–%.2f) of their time: what such a fix takes away", rb.est, rb.low, rb.high)

@@ -492,7 +492,7 @@ func writeCSV(w io.Writer, views []view) error {
 // writePredicted prints a layer_only backend: its PREDICTED times and the
 // findings priced on them.
 func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) {
-	fmt.Fprintf(w, "  PREDICTED total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error on measured engines is %.0f%%\n",
+	fmt.Fprintf(w, "  PREDICTED total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error for such a GPU is %.0f%%\n",
 		ms(pv.TotalMs), pv.Device, strings.ReplaceAll(pv.DeviceSource, "_", " "), pv.ErrorPct)
 	fmt.Fprintf(w, "\n  top %d layers by PREDICTED time\n", len(pv.Top))
 	g := grid{right: []bool{true, true, true, true}}
@@ -519,7 +519,7 @@ func writePredicted(w io.Writer, v view, pv *predicted, opt Options, p palette) 
 
 // writePredictedMD is writePredicted in markdown.
 func writePredictedMD(w io.Writer, v view, pv *predicted, nameWidth int) {
-	fmt.Fprintf(w, "\n**PREDICTED** total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error on measured engines is %.0f%%.\n",
+	fmt.Fprintf(w, "\n**PREDICTED** total %s ms (cost model from the layer info; no profile, nothing here is measured) for %s (%s); the model's median error for such a GPU is %.0f%%.\n",
 		ms(pv.TotalMs), mdCell(pv.Device), strings.ReplaceAll(pv.DeviceSource, "_", " "), pv.ErrorPct)
 	fmt.Fprintf(w, "\n### Top %d layers by PREDICTED time\n\n| # | pred ms | share | cum | type | bound | name |\n|---:|---:|---:|---:|---|---|---|\n", len(pv.Top))
 	for _, r := range pv.Top {
