@@ -126,7 +126,7 @@ func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw
 	if !strings.Contains(verdict, pr.B) || !strings.Contains(verdict, "noise band") {
 		t.Errorf("%s: verdict %q names neither %s nor the noise band", at, verdict, pr.B)
 	}
-	wantMeasure := map[string]string{"gpu_compute": "measured GPU compute median", "end_to_end": "measured end-to-end latency median", "layer_sum": "layer sums"}[pr.Measure]
+	wantMeasure := map[string]string{"gpu_compute": "measured GPU compute median", "end_to_end": "measured host latency (H2D + compute + D2H) median", "layer_sum": "layer sums"}[pr.Measure]
 	if got := p.text(t, "#compare-measure"); !strings.HasPrefix(got, wantMeasure) {
 		t.Errorf("%s: measure shown %q, want %q for %s", at, got, wantMeasure, pr.Measure)
 	}

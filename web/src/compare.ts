@@ -20,7 +20,7 @@ export type PairRow = ComparisonPair["rows"][number];
 /** The pair's measure in words. */
 export function measureName(m: ComparisonPair["measure"]): string {
   if (m === "gpu_compute") return "measured GPU compute median";
-  if (m === "end_to_end") return "measured end-to-end latency median";
+  if (m === "end_to_end") return "measured host latency (H2D + compute + D2H) median";
   if (m === "predicted") return "PREDICTED layer sums (cost model, not measured)";
   return "layer sums (sum of profiled layer averages)";
 }

@@ -38,7 +38,7 @@ export function latencyOf(b: Backend, timed: boolean): Latency {
     if (lat !== null && lat > 0) return { ms: lat, source: `measured latency, median${n}${src}`, measured: true, layerSum };
   }
   if (t && t.end_to_end && t.end_to_end.median_ms > 0) {
-    return { ms: t.end_to_end.median_ms, source: `measured end to end, median of ${fmtInt(t.end_to_end.iterations)} inferences (${t.end_to_end.source})`, measured: true, layerSum };
+    return { ms: t.end_to_end.median_ms, source: `measured host latency (H2D + compute + D2H), median of ${fmtInt(t.end_to_end.iterations)} inferences (${t.end_to_end.source})`, measured: true, layerSum };
   }
   const d = (b as Backend & { diagnosis?: DiagnosisRef | null }).diagnosis;
   // A predicted reference (layer_only: the cost model) is no measurement:
