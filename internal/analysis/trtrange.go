@@ -69,6 +69,12 @@ func formatFacts(in *inputs.Backend, recs []engine.ProfileRecord) []rangeFact {
 		switch t.Layout {
 		case engine.LayoutNameFirst:
 			add(trtexecflags.Version{}, v(8, 2), "the log's per-layer table has no Median column (trtexec --dumpProfile prints one from TensorRT 8.4 on)")
+			switch t.AvgDecimals {
+			case 2:
+				add(trtexecflags.Version{}, v(7, 1), "the table prints averages with 2 decimals (TensorRT 7.0 and 7.1; 4 from 7.2)")
+			case 4:
+				add(v(7, 2), trtexecflags.Version{}, "the table prints averages with 4 decimals (TensorRT 7.2 on; 2 in 7.0 and 7.1)")
+			}
 		case engine.LayoutNameFirstMedian:
 			add(v(8, 4), v(8, 6), "the log's per-layer table puts the layer name first and has a Median column (trtexec --dumpProfile of TensorRT 8.4 to 8.6.0 EA)")
 		case engine.LayoutNumbersFirst:

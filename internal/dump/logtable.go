@@ -45,8 +45,8 @@ func (p *logParser) tableLine(text string) bool {
 	}
 	layouts := [...]string{engine.LayoutNameFirst, engine.LayoutNameFirstMedian, engine.LayoutNumbersFirst}
 	if p.table != nil {
-		if rec, ok := parseRow(text, p.table.Layout, !p.table.Header); ok {
-			p.addRow(rec)
+		if rec, dec, ok := parseRow(text, p.table.Layout, !p.table.Header); ok {
+			p.addRow(rec, dec)
 			return true
 		}
 	}
@@ -54,10 +54,10 @@ func (p *logParser) tableLine(text string) bool {
 		if p.table != nil && l == p.table.Layout {
 			continue
 		}
-		if rec, ok := parseRow(text, l, true); ok {
+		if rec, dec, ok := parseRow(text, l, true); ok {
 			p.endTable()
 			p.startTable(l, false)
-			p.addRow(rec)
+			p.addRow(rec, dec)
 			return true
 		}
 	}
@@ -110,9 +110,15 @@ func (p *logParser) startTable(layout string, header bool) {
 	p.iters, p.itersAt = 0, 0
 }
 
-func (p *logParser) addRow(rec engine.ProfileRecord) {
+func (p *logParser) addRow(rec engine.ProfileRecord, avgDec int) {
 	t := p.table
 	t.EndLine = p.lineNo
+	switch {
+	case len(t.Profile.Records) == 0 && t.Total == nil:
+		t.AvgDecimals = avgDec
+	case t.AvgDecimals != avgDec:
+		t.AvgDecimals = -1
+	}
 	if rec.Name == "Total" {
 		r := rec
 		t.Total, t.TotalLine = &r, p.lineNo
@@ -170,11 +176,10 @@ func (p *logParser) endTable() {
 	r.Log.Tables = append(r.Log.Tables, *t)
 }
 
-// parseRow reads one table row of layout; strict rows must have exactly
-// the decimals trtexec prints (a fragment without its header is told from
-// other text by them).
-func parseRow(text, layout string, strict bool) (engine.ProfileRecord, bool) {
-	var rec engine.ProfileRecord
+// parseRow reads one table row of layout and the decimals of its average;
+// strict rows must have exactly the decimals trtexec prints (a fragment
+// without its header is told from other text by them).
+func parseRow(text, layout string, strict bool) (rec engine.ProfileRecord, avgDec int, ok bool) {
 	switch layout {
 	case engine.LayoutNumbersFirst:
 		var nums [4]float64
@@ -183,18 +188,21 @@ func parseRow(text, layout string, strict bool) (engine.ProfileRecord, bool) {
 			rest = strings.TrimLeft(rest, " \t")
 			end := strings.IndexAny(rest, " \t")
 			if end < 0 {
-				return rec, false
+				return rec, 0, false
 			}
 			v, dec, ok := fixed(rest[:end])
 			if !ok || strict && dec != [4]int{2, 4, 4, 1}[i] {
-				return rec, false
+				return rec, 0, false
+			}
+			if i == 1 {
+				avgDec = dec
 			}
 			nums[i] = v
 			rest = rest[end:]
 		}
 		name := strings.TrimSpace(rest)
 		if name == "" || nums[3] > 100.05 {
-			return rec, false
+			return rec, 0, false
 		}
 		rec = engine.ProfileRecord{Name: name, TimeMs: nums[0], AverageMs: nums[1], MedianMs: nums[2], HasMedian: true, Percentage: nums[3], HasPercent: true}
 	default:
@@ -207,11 +215,14 @@ func parseRow(text, layout string, strict bool) (engine.ProfileRecord, bool) {
 		for i := k - 1; i >= 0; i-- {
 			start := strings.LastIndexAny(rest, " \t")
 			if start < 0 {
-				return rec, false
+				return rec, 0, false
 			}
 			v, dec, ok := fixed(rest[start+1:])
 			if !ok {
-				return rec, false
+				return rec, 0, false
+			}
+			if i == 1 {
+				avgDec = dec
 			}
 			if strict {
 				want := dec == 1
@@ -224,7 +235,7 @@ func parseRow(text, layout string, strict bool) (engine.ProfileRecord, bool) {
 					want = dec == 4
 				}
 				if !want {
-					return rec, false
+					return rec, 0, false
 				}
 			}
 			nums[i] = v
@@ -232,14 +243,14 @@ func parseRow(text, layout string, strict bool) (engine.ProfileRecord, bool) {
 		}
 		name := strings.TrimSpace(rest)
 		if name == "" || nums[k-1] > 100.05 {
-			return rec, false
+			return rec, 0, false
 		}
 		rec = engine.ProfileRecord{Name: name, TimeMs: nums[0], AverageMs: nums[1], Percentage: nums[k-1], HasPercent: true}
 		if k == 4 {
 			rec.MedianMs, rec.HasMedian = nums[2], true
 		}
 	}
-	return rec, true
+	return rec, avgDec, true
 }
 
 // fixed parses a non-negative fixed-point number ("12.34") and returns its

@@ -30,6 +30,10 @@ type ProfileTable struct {
 	// line is missing).
 	Header     bool
 	Iterations int
+	// AvgDecimals is the decimals every row prints its average with (2 in
+	// TensorRT 7.0/7.1's name-first table, 4 from 7.2); -1 when rows
+	// differ, 0 when no row was read.
+	AvgDecimals int
 	// Profile holds the rows read, in order (Kind ProfileTrtexec; Count is
 	// Iterations when known, else the ratio of total to average time).
 	Profile Profile
