@@ -144,7 +144,18 @@ func (v *pairView) reasons(aName, bName, measure string) []string {
 		case "split", "merged", "regrouped":
 			fused = append(fused, r)
 		case "matched":
+			pa, pb := v.al.A.recs[r.g.a[0]].Precision, v.al.B.recs[r.g.b[0]].Precision
+			unknown := pa == "unknown" || pb == "unknown" || pa == ""
 			switch {
+			case unknown:
+				// A side without detailed layer info (profile_only, or
+				// predicted records): how the layers were built is unknown,
+				// unless both builds' facts state their precisions.
+				if note, ok := buildFactsNote(v, aName, bName); ok {
+					add("%d matched layers take different time — "+note, 1, d)
+					break
+				}
+				add("%d matched layers (build unknown without detailed layer info) take different time", 1, d)
 			case r.chg.precision:
 				ra, rb := &v.al.A.recs[r.g.a[0]], &v.al.B.recs[r.g.b[0]]
 				add(fmt.Sprintf("%%d matched layers run %s in %s and %s in %s", ra.Precision, aName, rb.Precision, bName)+buildNote(v, aName, bName), 1, d)
@@ -157,15 +168,6 @@ func (v *pairView) reasons(aName, bName, measure string) []string {
 				add(fmt.Sprintf("%%d matched layers change tactic family (%s → %s)", familyName(ra.TacticFamily), familyName(rb.TacticFamily)), 1, d)
 			case r.chg.format:
 				add("%d matched layers write another output format", 1, d)
-			case v.al.A.recs[r.g.a[0]].Precision == "unknown" || v.al.B.recs[r.g.b[0]].Precision == "unknown" || v.al.A.recs[r.g.a[0]].Precision == "":
-				// A side without detailed layer info (profile_only, or
-				// predicted records): how the layers were built is unknown,
-				// unless both builds' facts state their precisions.
-				if note, ok := buildFactsNote(v, aName, bName); ok {
-					add("%d matched layers take different time — "+note, 1, d)
-					break
-				}
-				add("%d matched layers (build unknown without detailed layer info) take different time", 1, d)
 			case measure == contract.MeasurePredicted:
 				// Same build facts: the cost model sees other shapes or
 				// bytes, not a measured difference.
