@@ -153,3 +153,28 @@ func TestProfileOnlyFP32NotFromLoadEngine(t *testing.T) {
 		})
 	}
 }
+
+// An FP32 build with layer info whose only faster sibling has no layer
+// info: the sibling's build facts (FP16) let its measured time price
+// fp32_engine, and the comparison reads no precision, tactic or tensor
+// core change off the side whose layers are unknown.
+func TestFP32PricedOnProfileOnlySibling(t *testing.T) {
+	d := analyzeFolder(t, copyRenamed(t, fp32Case, func(f string) bool { return f != "layers_fp16.json" && !strings.HasSuffix(f, ".md") }, func(s string) string { return s }))
+	b := backendOf(t, d, "fp32")
+	if b.Validation.AnalysisMode != contract.ModeLayerProfile || backendOf(t, d, "fp16").Validation.AnalysisMode != contract.ModeProfileOnly {
+		t.Fatalf("modes %s, %s", b.Validation.AnalysisMode, backendOf(t, d, "fp16").Validation.AnalysisMode)
+	}
+	findings.CheckFindings(t, b, b.Issues, b.Diagnosis)
+	if len(b.Issues) == 0 || b.Issues[0].ID != "fp32_engine" || b.Issues[0].PriceBasis != "sibling_measured" {
+		t.Fatalf("findings %+v, want fp32_engine priced on the fp16 sibling", b.Issues)
+	}
+	for _, f := range b.Issues {
+		if f.ID == "sibling_delta" {
+			t.Errorf("sibling_delta from a sibling whose precisions are unknown: %s", f.Title)
+		}
+	}
+	r := strings.Join(d.Comparison.Pairs[0].Reasons, "; ")
+	if !strings.Contains(r, "fp32 is an FP32 build, fp16 an FP16 build (from build metadata)") || strings.Contains(r, "unknown") {
+		t.Errorf("comparison reasons %q", r)
+	}
+}

@@ -124,32 +124,40 @@ func reducedSibling(o *contract.Backend) (p, why string, ok bool) {
 // on the measured difference to its fastest sibling build of the same
 // work whose facts allow reduced precision (reducedSibling), preferring
 // one that allows FP16 (the step --fp16 takes, without calibration).
-func priceFP32BySibling(b *contract.Backend, bs []*contract.Backend, k *kin) {
+//
+// It serves a layer-info FP32 build too whose only reduced-precision
+// sibling is profile_only (halfOnly: then only an FP16/BF16 sibling, as
+// applySibling asks of a sibling with layer info). It reports whether it
+// priced the finding.
+func priceFP32BySibling(b *contract.Backend, bs []*contract.Backend, k *kin, halfOnly bool) bool {
 	i := slices.IndexFunc(b.Issues, func(f contract.Finding) bool { return f.ID == "fp32_engine" })
 	if i < 0 {
-		return
+		return false
 	}
 	var cands []*contract.Backend
 	for _, o := range bs {
-		if _, _, ok := reducedSibling(o); ok || o == b {
+		if _, _, ok := reducedSibling(o); ok && (!halfOnly || half(o)) || o == b {
 			cands = append(cands, o)
 		}
 	}
 	s, ok := bestSibling(b, cands, k)
 	if !ok {
-		return
+		return false
 	}
 	p, why, _ := reducedSibling(s.b)
 	f := &b.Issues[i]
-	// The device's band priced the estimate; the measured sibling replaces
-	// it, so its sentence gives way to the estimate's figure.
-	band, devSay, _ := fp32ProfileBand(b.Device)
-	f.Evidence = slices.DeleteFunc(f.Evidence, func(e string) bool { return e == devSay })
-	f.Evidence = append(f.Evidence, fmt.Sprintf("From the records alone (band %s) the estimate was %.4f ms; the measured sibling replaces it.", band, f.RecoverableMs))
+	if f.PriceBasis == PriceGuessedKinds {
+		// The device's band priced the estimate; the measured sibling
+		// replaces it, so its sentence gives way to the estimate's figure.
+		band, devSay, _ := fp32ProfileBand(b.Device)
+		f.Evidence = slices.DeleteFunc(f.Evidence, func(e string) bool { return e == devSay })
+		f.Evidence = append(f.Evidence, fmt.Sprintf("From the records alone (band %s) the estimate was %.4f ms; the measured sibling replaces it.", band, f.RecoverableMs))
+	}
 	fp32BySibling(f, b, s)
 	f.Evidence = slices.Insert(f.Evidence, 1, fmt.Sprintf("The %q build does the same work (its records align with these; inputs and GPU agree where known) and %s.", s.b.Label, why))
 	if p != "FP16" && p != "BF16" {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%q computes in %s, not FP16: part of its gain needs calibration or quantization-aware training; --fp16 alone gives less.", s.b.Label, p))
 		f.Confidence = contract.ConfidenceMedium
 	}
+	return true
 }

@@ -57,7 +57,7 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 		if b.Diagnosis == nil || b.Diagnosis.ReferenceMs <= 0 {
 			continue
 		}
-		priceFP32BySibling(b, bs, k)
+		priceFP32BySibling(b, bs, k, false)
 		if s, ok := bestSibling(b, bs, k); ok {
 			say, delta := siblingGain(b, s)
 			for i := range b.Issues {
@@ -79,6 +79,14 @@ func EvaluateSiblings(bs []*contract.Backend, cmp *contract.Comparison, kin Kins
 		notePredictedKin(b, bs, k)
 		s, ok := bestSibling(b, bs, k)
 		if !ok {
+			// An FP32 build whose only faster sibling of the same work is
+			// profile_only with an FP16 build: its measured time prices
+			// fp32_engine (the sibling's build facts say FP16), nothing
+			// else (its precisions are unknown, so no sibling_delta).
+			if priceFP32BySibling(b, append([]*contract.Backend{b}, guessed...), k, true) {
+				rank(b.Issues)
+				resum(b)
+			}
 			continue
 		}
 		applySibling(b, s, pairOf(cmp, s.b.Label, b.Label))
