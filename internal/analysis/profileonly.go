@@ -55,6 +55,8 @@ func layerInfoHint(label string, rel release) string {
 			who := fmt.Sprintf("TensorRT %s's trtexec cannot", rel.text)
 			if ok, _ := trtexecflags.SupportedIn("--exportLayerInfo", trtexecflags.Exactly(rel.r.Hi)); ok || rel.r.Hi.IsZero() {
 				who = fmt.Sprintf("these files fit TensorRT %s, whose trtexec may not", rel.text)
+			} else if rel.r.Lo != rel.r.Hi {
+				who = fmt.Sprintf("these files fit TensorRT %s, whose trtexec cannot", rel.text)
 			}
 			return fmt.Sprintf("%s export layer information (--exportLayerInfo and --profilingVerbosity came with TensorRT 8.2): "+
 				"rebuild the engine with TensorRT 8.2 or newer and run trtexec --profilingVerbosity=detailed --exportLayerInfo=layers_%s.json --exportProfile=profile_%s.json, "+

@@ -79,6 +79,9 @@ func TestRangeFromTableLayout(t *testing.T) {
 			if strings.HasPrefix(tc.min, "7.") && strings.Contains(first, "--loadEngine=ENGINE --profilingVerbosity") {
 				t.Errorf("advice for a range from TensorRT 7 names 8.2-only flags as if they ran: %q", first)
 			}
+			if tc.max == "7.1" && !strings.Contains(first, "these files fit TensorRT 7.0–7.1 (inferred from the file formats), whose trtexec cannot") {
+				t.Errorf("a range wholly before 8.2 is not said to be unable to export: %q", first)
+			}
 			// Verbosity is fixed at build: a --loadEngine export is advised
 			// only for an engine built detailed, a rebuild otherwise.
 			if !strings.HasPrefix(tc.min, "7.") && (!strings.Contains(first, "if the engine was built with --profilingVerbosity=detailed") || !strings.Contains(first, "otherwise rebuild")) {
