@@ -176,8 +176,10 @@ type Prediction struct {
 	// launch, none).
 	LayerMs    []float64 `json:"layer_ms"`
 	LayerBound []string  `json:"layer_bound"`
-	// ErrorPct is the model's median error on the layer sums of its
-	// calibration corpus, percent: model-priced findings span ± this.
+	// ErrorPct is the model's median layer-sum error for such a GPU,
+	// percent: measured on the calibration corpus where the files name the
+	// GPU, wider for an assumed default, widest for an architecture the fit
+	// did not see (notes say which); model-priced findings span ± this.
 	ErrorPct float64  `json:"error_pct"`
 	Notes    []string `json:"notes"`
 }

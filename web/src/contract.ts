@@ -703,7 +703,7 @@ export interface Prediction {
   layer_ms: number[];
   /** What sets each layer's predicted time. */
   layer_bound: ("compute" | "memory" | "launch" | "none")[];
-  /** The model's median error on the layer sums of its calibration corpus, percent; model-priced findings span this. */
+  /** The model's median layer-sum error for such a GPU, percent: measured where the files name the GPU, wider for an assumed default, widest for an architecture the fit did not see (notes say which); model-priced findings span this. */
   error_pct: number;
   notes: Strings;
 }
