@@ -69,6 +69,7 @@ func analyzeScope(scope *discover.Scope, src inputs.Source, opt Options) (*contr
 			return nil, nil, err
 		}
 	}
+	warnFileDevice(d.Results, ins, from)
 	fillPredictions(d.Results, ins)
 	siblings := make([]*contract.Backend, len(d.Results))
 	for i := range d.Results {

@@ -34,6 +34,10 @@ const (
 	CodeProfileFromLog     = "profile_from_log_table"
 	CodeLayerInfoFromLog   = "layer_info_from_log"
 	CodeLogWithoutLayers   = "log_without_per_layer_data"
+	// CodeDeviceContradicted: the device facts a file gives (a trtexec log,
+	// device metadata) disagree with the backend's kernels or measured
+	// layer rates; the message names the evidence.
+	CodeDeviceContradicted = "device_contradicted"
 	// CodeVersionRange: the file formats disagree on the TensorRT release.
 	CodeVersionRange = "tensorrt_range_conflict"
 	// Read errors are "<side>_<dump code>", e.g. "profile_json_concatenated",

@@ -68,6 +68,24 @@ func checkGivenGPU(results []contract.Backend, ins []modelInput, from string) er
 		ErrGPUContradicted, describeGiven(d), strings.Join(why, "; "))
 }
 
+// warnFileDevice adds a warning to every backend whose device facts come
+// from its own files (not the GPU given, source from) and which its
+// kernels or measured layer rates contradict: the files are kept (they
+// are what the user has), but prices and advice follow that device.
+func warnFileDevice(results []contract.Backend, ins []modelInput, from string) {
+	for i := range results {
+		b := &results[i]
+		if b.Device == nil || b.Device.Source == from {
+			continue
+		}
+		if s := contradiction(b, &ins[i]); len(s) > 0 {
+			b.Validation.Messages = append(b.Validation.Messages, contract.Message{Level: contract.LevelWarning, Code: CodeDeviceContradicted,
+				Message: fmt.Sprintf("the device facts from %s (%s) disagree with this backend's own evidence: %s; prices and advice are for that device, so check that the device facts come from the machine that built and profiled this engine",
+					b.Device.Source, describeGiven(b.Device), strings.Join(s, ", and "))})
+		}
+	}
+}
+
 // describeGiven is "GTX 1080, compute capability 6.1, 320 GB/s".
 func describeGiven(d *contract.Device) string {
 	s := d.Name
@@ -115,13 +133,13 @@ func contradiction(b *contract.Backend, mi *modelInput) []string {
 		// below are lower bounds of the kernels' own.
 		if r.Bytes != nil && *r.Bytes >= contradictMinBytes && bw > 0 {
 			if gbs := *r.Bytes / (r.AvgMs * 1e6); gbs > contradictBWRatio*bw {
-				return append(out, fmt.Sprintf("layer %q moved %.1f MB in %.4f ms = %.0f GB/s, %.2f× the given GPU's peak memory bandwidth of %.0f GB/s (more bytes than any L2 cache holds, so they came from memory)",
+				return append(out, fmt.Sprintf("layer %q moved %.1f MB in %.4f ms = %.0f GB/s, %.2f× the GPU's peak memory bandwidth of %.0f GB/s (more bytes than any L2 cache holds, so they came from memory)",
 					cut(r.Name, 60), *r.Bytes/1e6, r.AvgMs, gbs, gbs/bw, bw))
 			}
 		}
 		if r.FLOPs != nil && peak > 0 {
 			if tf := *r.FLOPs / (r.AvgMs * 1e9); tf > contradictFLOPRatio*peak {
-				return append(out, fmt.Sprintf("layer %q did %.3g FLOP in %.4f ms = %.1f TFLOP/s, %.1f× the given GPU's fastest dense peak of %.4g TFLOP/s (more than Winograd's 4× and sparsity's 2× together explain)",
+				return append(out, fmt.Sprintf("layer %q did %.3g FLOP in %.4f ms = %.1f TFLOP/s, %.1f× the GPU's fastest dense peak of %.4g TFLOP/s (more than Winograd's 4× and sparsity's 2× together explain)",
 					cut(r.Name, 60), *r.FLOPs, r.AvgMs, tf, tf/peak, peak))
 			}
 		}
