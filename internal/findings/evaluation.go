@@ -351,13 +351,8 @@ func (c *evaluation) newFinding(id, confidence string, recs []*contract.Record) 
 	f := &contract.Finding{
 		ID: id, Confidence: confidence,
 		Evidence: []string{},
-		Metrics: map[string]float64{
-			"time_ms":     round(ms, 6),
-			"total_ms":    round(c.total, 6),
-			"share_pct":   round(c.pct(ms), 3),
-			"layer_count": float64(len(recs)),
-		},
-		Layers: layerIndexes(recs),
+		Metrics:  c.ownedMetrics(ms, len(recs)),
+		Layers:   layerIndexes(recs),
 	}
 	f.Share = round(c.pct(ms), 3)
 	if b, ok := priceFactors[id]; ok {
@@ -455,4 +450,16 @@ func placesText(what string, names []string) string {
 		return fmt.Sprintf("the %d %s (%s)", len(names), what, strings.Join(names, ", "))
 	}
 	return fmt.Sprintf("the %d %s (%s and %d more)", len(names), what, strings.Join(names[:3], ", "), len(names)-3)
+}
+
+// ownedMetrics are the metrics every finding starts with: the time of
+// what it owns (layers or records), the layer sum, that share and the
+// count.
+func (c *evaluation) ownedMetrics(ms float64, n int) map[string]float64 {
+	return map[string]float64{
+		"time_ms":     round(ms, 6),
+		"total_ms":    round(c.total, 6),
+		"share_pct":   round(c.pct(ms), 3),
+		"layer_count": float64(n),
+	}
 }

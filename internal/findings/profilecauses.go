@@ -148,12 +148,7 @@ func (c *evaluation) recordFinding(pc profileCause) *contract.Finding {
 			pc.why,
 			"The layer kinds are guessed from the record names: without detailed layer info (profile_only) no tensor, format, precision or tactic confirms them, so the price rests on these records' measured time and the factor of the rule that diagnoses this cause with layer info.",
 		},
-		Metrics: map[string]float64{
-			"time_ms":     round(ms, 6),
-			"total_ms":    round(c.total, 6),
-			"share_pct":   round(c.pct(ms), 3),
-			"layer_count": float64(len(idx)),
-		},
+		Metrics:   c.ownedMetrics(ms, len(idx)),
 		Layers:    matchedLayers(ptrs),
 		Records:   idx,
 		NextCheck: "Export the engine's detailed layer information (formats and precisions of every tensor) to confirm the cause, then rebuild and profile again: these layers should be gone or faster.",
