@@ -199,7 +199,7 @@ export function topFindingsPanel(b: Backend, timed: boolean, onFinding: (f: Find
     const passed = b.validation.status === "passed";
     const profileOnly = b.validation.analysis_mode === "profile_only";
     sec.appendChild(h("p", { class: "muted", text: passed ? "No findings: nothing stands out as slow for this engine."
-      : profileOnly ? "No findings from the profile alone: the causes need detailed layer info (formats, precisions, tactics)." : "No findings: the backend is not interpretable." }));
+      : profileOnly ? "No finding from the record names: nothing they show (standalone Q/DQ, reformats, decomposed norms or attention, unfused activations, an FP32 build) is large enough to score. Detailed layer info (formats, precisions, tactics) would show the rest." : "No findings: the backend is not interpretable." }));
     appendOverview(sec, b);
     if (passed) appendChecked(sec, b, 3);
     return sec;
