@@ -123,8 +123,12 @@ func checkPair(t *testing.T, p *page, pr *contract.ComparisonPair, at string, vw
 	t.Helper()
 	// The verdict in words, on a named measure.
 	verdict := p.text(t, "#verdict-text")
-	if !strings.Contains(verdict, pr.B) || !strings.Contains(verdict, "noise band") {
-		t.Errorf("%s: verdict %q names neither %s nor the noise band", at, verdict, pr.B)
+	band := "noise band"
+	if pr.Measure == contract.MeasurePredicted {
+		band = "cost model's error band"
+	}
+	if !strings.Contains(verdict, pr.B) || !strings.Contains(verdict, band) {
+		t.Errorf("%s: verdict %q names neither %s nor the %s", at, verdict, pr.B, band)
 	}
 	wantMeasure := map[string]string{"gpu_compute": "measured GPU compute median", "end_to_end": "measured host latency (H2D + compute + D2H) median", "layer_sum": "layer sums"}[pr.Measure]
 	if got := p.text(t, "#compare-measure"); !strings.HasPrefix(got, wantMeasure) {

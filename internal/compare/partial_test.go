@@ -70,6 +70,11 @@ func TestCompareEveryUsablePair(t *testing.T) {
 			if p.Measure != c.measure || !strings.Contains(p.MeasureNote, c.note) {
 				t.Errorf("measure %s (%q), want %s with a note saying %q", p.Measure, p.MeasureNote, c.measure, c.note)
 			}
+			// Two predictions differ beyond the cost model's error, not
+			// beyond run-to-run noise.
+			if pred := c.measure == contract.MeasurePredicted; strings.Contains(p.Summary, "the model's error") != pred || strings.Contains(p.Summary, "beyond noise") == pred {
+				t.Errorf("summary %q: want \"the model's error\" exactly when predicted", p.Summary)
+			}
 			if p.Verdict != contract.VerdictBSlower || !near(p.BTimeRatio, 3.3/1.5) {
 				t.Errorf("verdict %s ratio %v, want b_slower 2.2", p.Verdict, p.BTimeRatio)
 			}

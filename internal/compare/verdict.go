@@ -214,6 +214,12 @@ func (v *pairView) reasons(aName, bName, measure string) []string {
 
 func summarize(p *contract.ComparisonPair) string {
 	on := measureWords(p.Measure)
+	// Two predictions differ by more than chance only beyond the cost
+	// model's error, which is what Noise holds for them (sideNoise).
+	noise := "noise"
+	if p.Measure == contract.MeasurePredicted {
+		noise = "the model's error"
+	}
 	why := ""
 	if len(p.Reasons) > 0 {
 		why = "; largest difference: " + p.Reasons[0]
@@ -223,8 +229,8 @@ func summarize(p *contract.ComparisonPair) string {
 		return fmt.Sprintf("Same engine: %s and %s have the same layers, tactics and formats; the difference (%+.1f %% %s) is run-to-run noise (±%.1f %%).",
 			p.A, p.B, p.DeltaPct, on, p.Noise.Pct)
 	case contract.VerdictWithinNoise:
-		return fmt.Sprintf("%s and %s are equally fast within noise (%+.1f %% %s, noise ±%.1f %%)%s.",
-			p.B, p.A, p.DeltaPct, on, p.Noise.Pct, why)
+		return fmt.Sprintf("%s and %s are equally fast within %s (%+.1f %% %s, %s ±%.1f %%)%s.",
+			p.B, p.A, noise, p.DeltaPct, on, noise, p.Noise.Pct, why)
 	}
 	// "1.59× slower" is b_time_ratio; "1.36× faster" its inverse.
 	dir, f := "slower", p.BTimeRatio
@@ -238,8 +244,8 @@ func summarize(p *contract.ComparisonPair) string {
 	if p.SameEngine {
 		same = " although the engines are the same (the GPU ran differently: clocks, load)"
 	}
-	return fmt.Sprintf("%s is %.2f× %s than %s (%+.4f ms, %+.1f %% %s, beyond noise ±%.1f %%)%s%s.",
-		p.B, f, dir, p.A, p.DeltaMs, p.DeltaPct, on, p.Noise.Pct, same, why)
+	return fmt.Sprintf("%s is %.2f× %s than %s (%+.4f ms, %+.1f %% %s, beyond %s ±%.1f %%)%s%s.",
+		p.B, f, dir, p.A, p.DeltaMs, p.DeltaPct, on, noise, p.Noise.Pct, same, why)
 }
 
 func measureWords(m string) string {

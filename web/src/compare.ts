@@ -45,7 +45,9 @@ function signedPct(v: number): string {
 
 /** The verdict and its noise band as one sentence. */
 export function verdictText(p: ComparisonPair): string {
-  const band = `noise band ±${p.noise.pct.toFixed(2)} % (±${fmtMsAuto(p.noise.ms)})`;
+  // Two predictions: the band is the cost model's error, not run-to-run noise.
+  const what = p.measure === "predicted" ? "cost model's error band" : "noise band";
+  const band = `${what} ±${p.noise.pct.toFixed(2)} % (±${fmtMsAuto(p.noise.ms)})`;
   const diff = `${signedMs(p.delta_ms)}, ${signedPct(p.delta_pct)}`;
   switch (p.verdict) {
     case "same_engine":

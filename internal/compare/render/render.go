@@ -79,10 +79,14 @@ func writeTables(w io.Writer, p *contract.ComparisonPair, t table, top int) erro
 		fmt.Fprintf(w, "Note: %s.\n\n", p.MeasureNote)
 	}
 	al := p.Alignment
+	noise := "noise"
+	if p.Measure == contract.MeasurePredicted {
+		noise = "model error" // what Noise holds for two predictions
+	}
 	totals := [][]string{
 		{"A", p.A, ms(p.AMs), strconv.Itoa(al.ALayers), strconv.Itoa(al.AComputeLayers)},
 		{"B", p.B, ms(p.BMs), strconv.Itoa(al.BLayers), strconv.Itoa(al.BComputeLayers)},
-		{"Δ", "B − A", signed(p.DeltaMs), fmt.Sprintf("%+.1f %%", p.DeltaPct), fmt.Sprintf("noise ±%.1f %%", p.Noise.Pct)},
+		{"Δ", "B − A", signed(p.DeltaMs), fmt.Sprintf("%+.1f %%", p.DeltaPct), fmt.Sprintf("%s ±%.1f %%", noise, p.Noise.Pct)},
 	}
 	if err := t(w, fmt.Sprintf("Totals (%s, ms)", p.Measure), []string{"", "backend", "ms", "layers", "compute layers"}, totals); err != nil {
 		return err
