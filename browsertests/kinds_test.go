@@ -315,13 +315,7 @@ func TestProfileOnlyReport(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"jetson-trt7-googlenet-int8-batch-sweep-concat", "detr-resnet50-int8-layer-names-only"}
 	dirs, data := packageCorpus(t, root, cases)
-	gen := t.TempDir()
-	runGen(t, "--shape", "cnn", "--layers", "120", "--names-only", "--label", "int8", "--precision", "int8", "--out", gen)
-	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := generatedReport(t, "--shape", "cnn", "--layers", "120", "--names-only", "--label", "int8", "--precision", "int8")
 	cases, dirs, data = append(cases, "generated-names-only"), append(dirs, dir), append(data, d)
 	p := newPage(t, 300*time.Second)
 	for i, c := range cases {
@@ -430,13 +424,7 @@ func checkRecordConversions(t *testing.T, p *page, b *contract.Backend) {
 // GPU's reformats (not the DLA's wait records) as conversions, and the
 // findings' "Show N records" highlighting the records they own.
 func TestDLAProfileReport(t *testing.T) {
-	gen := t.TempDir()
-	runGen(t, "--dla", "all", "--out", gen)
-	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := generatedReport(t, "--dla", "all")
 	p := newPage(t, 300*time.Second)
 	convs, owning := 0, 0
 	for bi := range d.Results {
@@ -519,6 +507,20 @@ func TestDLAProfileReport(t *testing.T) {
 	noJSErrors(t, p)
 }
 
+// generatedReport packages the engine trtperf gen makes with args and
+// returns the report folder and its analysis.
+func generatedReport(t *testing.T, args ...string) (string, *contract.AnalyzeData) {
+	t.Helper()
+	gen := t.TempDir()
+	runGen(t, append(args, "--out", gen)...)
+	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
+	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, d
+}
+
 // runGen runs trtperf gen with args.
 func runGen(t *testing.T, args ...string) {
 	t.Helper()
@@ -546,13 +548,7 @@ func TestGraphViewport(t *testing.T) {
 	root := corpustest.Dir(t, corpustest.Reports)
 	cases := []string{"trex-tf-resnet50-rtx3090", "controlnet-sd15-trt86-fp16"}
 	dirs, data := packageCorpus(t, root, cases)
-	gen := t.TempDir()
-	runGen(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16", "--out", gen)
-	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := generatedReport(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16")
 	cases, dirs, data = append(cases, "generated-layer-only"), append(dirs, dir), append(data, d)
 	p := newPage(t, 300*time.Second)
 	for i, c := range cases {
@@ -842,13 +838,7 @@ func TestLogOnlyReport(t *testing.T) {
 // family mix, and the cost model's predicted times marked PREDICTED in the
 // headline, the Pareto chart, the table and the graph's colour by time.
 func TestLayerOnlyReport(t *testing.T) {
-	gen := t.TempDir()
-	runGen(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16", "--out", gen)
-	dir := packageCLI(t, gen, "--output-parent", t.TempDir(), "--timestamp", "20240101_000000")
-	d, err := contract.ReadFile(filepath.Join(dir, "analyze-data.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := generatedReport(t, "--shape", "cnn", "--layers", "300", "--profile-kind", "none", "--label", "fp16")
 	b := &d.Results[0]
 	if b.Validation.AnalysisMode != contract.ModeLayerOnly || b.Prediction == nil {
 		t.Fatalf("generated engine: mode %s, prediction %v", b.Validation.AnalysisMode, b.Prediction != nil)

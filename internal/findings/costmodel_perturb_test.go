@@ -21,8 +21,12 @@ import (
 // test time, never stored.
 func perturbedCopy(t *testing.T, name string, drop func(base string) bool, extra map[string]string) string {
 	t.Helper()
-	src := filepath.Join(corpustest.Dir(t, corpustest.CostModel), name)
-	dst := t.TempDir()
+	src := filepath.Join(corpustest.Dir(t, corpustest.Verdicts), name)
+	// Named like the case: the model's identity reads the folder name.
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)

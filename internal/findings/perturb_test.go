@@ -1,53 +1,19 @@
 package findings_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/trtperf/trtperf/internal/analysis"
 	"github.com/trtperf/trtperf/internal/contract"
 	"github.com/trtperf/trtperf/internal/corpustest"
-	"github.com/trtperf/trtperf/internal/discover"
-	"github.com/trtperf/trtperf/internal/load"
 )
 
-// perturbedCase copies a corpus case into a temporary folder (generated at
-// test time, never stored), leaving out the files drop names, and
-// analyses the copy.
+// perturbedCase analyses a perturbed copy of a corpus case (see
+// perturbedCopy) that leaves out the files drop names.
 func perturbedCase(t *testing.T, name string, drop func(file string) bool) *contract.AnalyzeData {
 	t.Helper()
-	src := filepath.Join(corpustest.Dir(t, corpustest.Verdicts), name)
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if e.IsDir() || drop(e.Name()) {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc, err := discover.Folder(dst)
-	if err != nil {
-		t.Fatalf("discover %s: %v", dst, err)
-	}
-	d, err := analysis.AnalyzeParsed(sc, load.Source(sc), analysis.Options{})
-	if err != nil {
-		t.Fatalf("analyze %s: %v", dst, err)
-	}
-	return d
+	return analyzeFolder(t, perturbedCopy(t, name, drop, nil))
 }
 
 // corpusCases are the corpus case folders.
